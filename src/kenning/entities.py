@@ -1,0 +1,169 @@
+"""Entities: named things (people, services, projects) looked up exactly by name or alias.
+
+A name is unique in its scope; matching ignores case and full/half width ("ＡＬＩＣＥ" is "alice").
+``upsert`` creates the entity or updates it: attributes are merged key by key, aliases are added,
+notes are appended. An alias that already names another entity in the scope is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import audit
+from .embed import Embedder
+from .errors import Conflict, InvalidInput, NotFound
+from .memory import check_scope, new_id
+from .models import DEFAULT_SCOPE, Entity, render_entity
+from .records import item_from_row
+from .store import Store
+from .text import clean_content, normalize, segment
+from .timeutil import to_epoch, utcnow
+
+NAME_LIMIT = 200
+
+
+def name_key(name: str) -> str:
+    return normalize(name)
+
+
+def _names(values: object, what: str) -> list[str]:
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, list | tuple | set):
+        raise InvalidInput(f"{what} must be a list of names")
+    return [clean_content(v, what, NAME_LIMIT) for v in values]
+
+
+def _attributes(value: object) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"attributes must be a JSON object (a dict), got {type(value).__name__}")
+    out = {}
+    for key, val in value.items():
+        if not isinstance(key, str) or not key.strip():
+            raise InvalidInput(f"attribute names must be non-empty text, got {key!r}")
+        out[key.strip()] = val
+    try:
+        json.dumps(out)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"attributes must be JSON values (text, numbers, lists, objects): {exc}") from None
+    return out
+
+
+class Entities:
+    def __init__(self, store: Store, embedder: Embedder, actor: str = "api") -> None:
+        self.store = store
+        self.embedder = embedder
+        self.actor = actor
+
+    def _find_row(self, name: str, scope: str) -> dict[str, Any] | None:
+        rowid = self.store.entity_rowid(scope, name_key(name))
+        return self.store.get_rowid(rowid) if rowid is not None else None
+
+    def get(self, name: str, scope: str = DEFAULT_SCOPE) -> Entity:
+        """The entity called ``name`` (or with that alias) in ``scope``."""
+        text = clean_content(name, "entity name", NAME_LIMIT)
+        row = self._find_row(text, check_scope(scope))
+        if row is None:
+            raise NotFound(f"no entity named {text!r} in scope {scope!r}; `kenning entity list` shows them")
+        return item_from_row(row)  # type: ignore[return-value]
+
+    def list(self, scope: str = DEFAULT_SCOPE, entity_kind: str | None = None) -> list[Entity]:
+        where, params = "kind = 'entity' AND scope = ?", [check_scope(scope)]
+        if entity_kind:
+            where += " AND entity_kind = ?"
+            params.append(entity_kind)
+        return [item_from_row(r) for r in self.store.select(where, params, order="name")]  # type: ignore[misc]
+
+    def upsert(
+        self,
+        name: str,
+        *,
+        kind: str | None = None,
+        aliases: Sequence[str] | None = None,
+        attributes: Mapping[str, Any] | None = None,
+        notes: str | None = None,
+        scope: str = DEFAULT_SCOPE,
+        source: str = "api",
+        reason: str = "",
+    ) -> Entity:
+        """Create or update the entity ``name``; ``kind`` is what it is ("person", "service", …)."""
+        clean_name = clean_content(name, "entity name", NAME_LIMIT)
+        scope = check_scope(scope)
+        new_aliases = _names(aliases, "aliases")
+        attrs = _attributes(attributes)
+        note = clean_content(notes, "notes") if notes not in (None, "") else ""
+        entity_kind = str(kind).strip() if kind else None
+        with self.store.transaction():
+            row = self._find_row(clean_name, scope)
+            before = item_from_row(row) if row else None
+            owner = row["rowid"] if row else None
+            for alias in new_aliases:
+                holder = self.store.entity_rowid(scope, name_key(alias))
+                if holder is not None and holder != owner:
+                    other = item_from_row(self.store.get_rowid(holder))  # type: ignore[arg-type]
+                    raise Conflict(
+                        f"alias {alias!r} already names entity {other.name!r} ({other.id}) in scope {scope!r}; "
+                        "remove it there first or pick another alias"
+                    )
+            merged = self._merge(before, clean_name, entity_kind, new_aliases, attrs, note)  # type: ignore[arg-type]
+            text = render_entity(**merged)
+            vec = self.embedder.embed_passages([text])[0]
+            now = to_epoch(utcnow())
+            fields = {
+                "content": text,
+                "name": merged["name"],
+                "entity_kind": merged["entity_kind"],
+                "aliases": list(merged["aliases"]),
+                "attributes": merged["attributes"],
+                "notes": merged["notes"],
+                "updated_at": now,
+            }
+            if row is None:
+                rowid = self.store.insert_item(
+                    {**fields, "id": new_id("entity"), "kind": "entity", "scope": scope,
+                     "content_key": name_key(clean_name), "source": str(source)[:200] or "api",
+                     "created_at": now},
+                    segment(text),
+                    vec,
+                )
+            else:
+                rowid = row["rowid"]
+                self.store.update_item(rowid, fields)
+                self.store.replace_index(rowid, segment(text), vec)
+            self.store.add_entity_names(scope, rowid, [name_key(n) for n in [clean_name, *merged["aliases"]]])
+            entity = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
+            audit.record(self.store, "upsert_entity", before=before, after=entity, actor=self.actor, reason=reason)
+        self.store.mark_vectors_dirty()
+        return entity  # type: ignore[return-value]
+
+    @staticmethod
+    def _merge(
+        before: Entity | None, name: str, entity_kind: str | None, aliases: list[str],
+        attributes: dict[str, Any], note: str,
+    ) -> dict[str, Any]:
+        if before is None:
+            keep = [a for a in dict.fromkeys(aliases) if name_key(a) != name_key(name)]
+            return {"name": name, "entity_kind": entity_kind or "", "aliases": tuple(keep),
+                    "attributes": attributes, "notes": note}
+        known = {name_key(before.name), *(name_key(a) for a in before.aliases)}
+        added = []
+        for alias in [name, *aliases]:
+            if name_key(alias) not in known:
+                known.add(name_key(alias))
+                added.append(alias)
+        notes = before.notes
+        if note and note not in notes:
+            notes = f"{notes}\n{note}" if notes else note
+        return {
+            "name": before.name,
+            "entity_kind": entity_kind or before.entity_kind,
+            "aliases": (*before.aliases, *added),
+            "attributes": {**before.attributes, **attributes},
+            "notes": notes,
+        }

@@ -1,0 +1,49 @@
+"""Every error kenning raises on purpose.
+
+    KenningError                  root: catch this to catch them all
+    ├── InvalidInput              an argument is malformed (empty text, bad date, bad outcome, …)
+    ├── NotFound                  no item with that id / name in that scope
+    ├── Conflict                  the request clashes with the current state (e.g. superseding a
+    │                             fact that was already superseded: the message names the head)
+    ├── StoreError                the data directory or database cannot be used as asked
+    │   ├── SchemaTooNew          written by a newer kenning
+    │   └── EmbedderMismatch      opened with another embedder than the one that wrote the vectors
+    └── EmbedderError             the embedder failed (endpoint down, wrong dimension, …)
+
+Messages name the object, what is wrong and how to fix it. Each face (CLI, MCP) translates these
+in exactly one place.
+"""
+
+from __future__ import annotations
+
+
+class KenningError(Exception):
+    """Root of every error kenning raises on purpose."""
+
+
+class InvalidInput(KenningError, ValueError):
+    """An argument is malformed; the message says which and what is accepted."""
+
+
+class NotFound(KenningError, LookupError):
+    """No such item in the given scope."""
+
+
+class Conflict(KenningError):
+    """The request clashes with the current state of the store."""
+
+
+class StoreError(KenningError):
+    """The data directory or database cannot be used as asked."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer kenning than this one."""
+
+
+class EmbedderMismatch(StoreError):
+    """The store's vectors were made by another embedder than the one configured."""
+
+
+class EmbedderError(KenningError):
+    """The embedder could not produce vectors."""

@@ -1,0 +1,419 @@
+"""Facts: remember, reinforce, supersede, expire, pin, forget, delete.
+
+A fact is one statement in one scope. Writing the same content again in the same scope reinforces
+the existing fact (confidence, tags and importance merged, ``reinforced`` counted) instead of
+adding a copy. A changed fact is *superseded*: the old one keeps ``superseded_by`` and leaves
+recall, and ``history`` shows the chain. Expired facts leave recall but stay until forgotten.
+
+Importance (0-1) protects facts from ``forget_stale``. When the caller gives none, it is inferred:
+a base per category (pitfall 0.7, user_pref 0.6, project 0.5, general 0.4) plus 0.3 when the text
+carries emphasis ("never", "always", "must", "don't", "不要", "千万", "务必", …).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from . import audit
+from .embed import Embedder
+from .errors import Conflict, InvalidInput, NotFound
+from .models import CATEGORIES, DEFAULT_SCOPE, Fact, Item
+from .records import item_from_row
+from .store import Store
+from .text import clean_content, content_key, segment
+from .timeutil import parse_when, to_epoch, utcnow
+
+HIGH_IMPORTANCE = 0.7
+CATEGORY_IMPORTANCE = {"pitfall": 0.7, "user_pref": 0.6, "project": 0.5, "general": 0.4}
+_EMPHASIS = re.compile(
+    r"\b(never|always|must|mustn't|important|critical|crucial|do not|don't|avoid)\b"
+    r"|千万|务必|一定要|绝不|绝对不|不要|永远|必须|重要|切记|禁止",
+    re.IGNORECASE,
+)
+_PREFIX = {"fact": "f", "lesson": "l", "entity": "e"}
+MAX_TAGS = 50
+MAX_SCOPE = 200
+
+When = datetime | date | str | float | int | None
+
+
+# -- validation shared by every kind -------------------------------------------------------------
+
+
+def new_id(kind: str) -> str:
+    return f"{_PREFIX[kind]}_{secrets.token_hex(6)}"
+
+
+def check_scope(scope: object) -> str:
+    if not isinstance(scope, str) or not scope.strip():
+        raise InvalidInput(f"scope must be a non-empty name such as 'default' or 'user:alice', got {scope!r}")
+    scope = scope.strip()
+    if len(scope) > MAX_SCOPE or "\x00" in scope:
+        raise InvalidInput(f"scope {scope[:40]!r}… is too long or contains a NUL byte (limit {MAX_SCOPE} chars)")
+    return scope
+
+
+def check_tags(tags: object) -> list[str]:
+    if tags is None:
+        return []
+    if isinstance(tags, str):
+        tags = [t for t in tags.split(",")]
+    if not isinstance(tags, list | tuple | set | frozenset):
+        raise InvalidInput(f"tags must be a list of words, got {type(tags).__name__}")
+    out: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or "\x00" in tag or len(tag) > 100:
+            raise InvalidInput(f"tag {tag!r} must be text of at most 100 characters")
+        tag = tag.strip()
+        if tag and tag not in out:
+            out.append(tag)
+    if len(out) > MAX_TAGS:
+        raise InvalidInput(f"{len(out)} tags given; at most {MAX_TAGS} are kept per item")
+    return out
+
+
+def check_unit(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"{what} must be a number between 0 and 1, got {value!r}")
+    if not 0.0 <= float(value) <= 1.0:
+        raise InvalidInput(f"{what} must be between 0 and 1, got {value}")
+    return float(value)
+
+
+def check_category(category: object) -> str:
+    if category is None:
+        return "general"
+    if category not in CATEGORIES:
+        raise InvalidInput(f"category {category!r} is not one of {', '.join(CATEGORIES)}")
+    return str(category)
+
+
+def infer_importance(content: str, category: str) -> float:
+    base = CATEGORY_IMPORTANCE.get(category, 0.4)
+    return round(min(1.0, base + (0.3 if _EMPHASIS.search(content) else 0.0)), 2)
+
+
+class Facts:
+    """Fact operations over one store and embedder (``Kenning`` exposes them at the top level)."""
+
+    def __init__(self, store: Store, embedder: Embedder, actor: str = "api") -> None:
+        self.store = store
+        self.embedder = embedder
+        self.actor = actor
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _prepare(
+        self,
+        content: object,
+        *,
+        tags: object,
+        scope: object,
+        category: object,
+        confidence: object,
+        expires_at: When,
+        importance: object,
+        source: object,
+        pinned: bool,
+    ) -> dict[str, Any]:
+        text = clean_content(content)
+        cat = check_category(category)
+        expires = parse_when(expires_at, "expires_at")
+        if not isinstance(source, str) or not source.strip():
+            raise InvalidInput(f"source must be a short label such as 'api' or 'chat', got {source!r}")
+        now = to_epoch(utcnow())
+        return {
+            "kind": "fact",
+            "scope": check_scope(scope),
+            "content": text,
+            "content_key": content_key(text),
+            "tags": check_tags(tags),
+            "source": source.strip()[:200],
+            "confidence": check_unit(1.0 if confidence is None else confidence, "confidence"),
+            "category": cat,
+            "importance": infer_importance(text, cat) if importance is None else check_unit(importance, "importance"),
+            "created_at": now,
+            "updated_at": now,
+            "expires_at": to_epoch(expires) if expires else None,
+            "pinned": bool(pinned),
+        }
+
+    def remember(
+        self,
+        content: str,
+        *,
+        tags: Sequence[str] | None = None,
+        scope: str = DEFAULT_SCOPE,
+        category: str | None = None,
+        confidence: float | None = None,
+        expires_at: When = None,
+        importance: float | None = None,
+        source: str = "api",
+        pinned: bool = False,
+        reason: str = "",
+    ) -> Fact:
+        """Store a fact and return it; the same content again in the same scope reinforces it."""
+        row = self._prepare(
+            content, tags=tags, scope=scope, category=category, confidence=confidence,
+            expires_at=expires_at, importance=importance, source=source, pinned=pinned,
+        )
+        existing = self.store.find_current(row["scope"], "fact", row["content_key"])
+        if existing:
+            return self._reinforce(existing, row, reason)
+        vec = self.embedder.embed_passages([row["content"]])[0]
+        return self._insert(row, vec, reason)
+
+    def remember_many(
+        self,
+        contents: Sequence[str],
+        *,
+        tags: Sequence[str] | None = None,
+        scope: str = DEFAULT_SCOPE,
+        category: str | None = None,
+        confidence: float | None = None,
+        source: str = "api",
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Fact]:
+        """Store many facts with one batched embedding pass (the fast path for ingest).
+
+        All inputs are validated before anything is written; duplicates reinforce as in ``remember``.
+        """
+        if isinstance(contents, str):
+            raise InvalidInput("remember_many takes a list of texts; for one text use remember()")
+        rows = [
+            self._prepare(c, tags=tags, scope=scope, category=category, confidence=confidence,
+                          expires_at=None, importance=None, source=source, pinned=False)
+            for c in contents
+        ]
+        fresh: dict[str, int] = {}
+        for i, row in enumerate(rows):
+            if row["content_key"] not in fresh and not self.store.find_current(row["scope"], "fact", row["content_key"]):
+                fresh[row["content_key"]] = i
+        todo = list(fresh.values())
+        vecs = self.embedder.embed_passages([rows[i]["content"] for i in todo], progress=progress)
+        vec_of = dict(zip(todo, vecs))
+        out: list[Fact] = []
+        with self.store.transaction():
+            for i, row in enumerate(rows):
+                if i in vec_of:
+                    out.append(self._insert(row, vec_of[i], ""))
+                else:  # stored before, or earlier in this same batch
+                    existing = self.store.find_current(row["scope"], "fact", row["content_key"])
+                    assert existing is not None, "a duplicate's original is in the same transaction"
+                    out.append(self._reinforce(existing, row, ""))
+        return out
+
+    def _insert(self, row: dict[str, Any], vec: Any, reason: str, action: str = "remember") -> Fact:
+        with self.store.transaction():
+            # another process may have stored the same content since we looked
+            existing = self.store.find_current(row["scope"], row["kind"], row["content_key"])
+            if existing:
+                return self._reinforce(existing, row, reason)
+            row = {**row, "id": new_id("fact")}
+            rowid = self.store.insert_item(row, segment(row["content"]), vec)
+            fact = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
+            audit.record(self.store, action, after=fact, actor=self.actor, reason=reason)
+        self.store.mark_vectors_dirty()
+        return fact  # type: ignore[return-value]
+
+    def _reinforce(self, existing: dict[str, Any], row: dict[str, Any], reason: str) -> Fact:
+        before = item_from_row(existing)
+        old_tags = list(before.tags)  # type: ignore[union-attr]
+        changes = {
+            "reinforced": int(existing["reinforced"]) + 1,
+            "confidence": max(float(existing["confidence"]), row["confidence"]),
+            "importance": max(float(existing["importance"]), row["importance"]),
+            "tags": old_tags + [t for t in row["tags"] if t not in old_tags],
+            "pinned": bool(existing["pinned"]) or row["pinned"],
+            "updated_at": row["updated_at"],
+        }
+        if row["expires_at"] is not None:
+            changes["expires_at"] = row["expires_at"]
+        with self.store.transaction():
+            self.store.update_item(existing["rowid"], changes)
+            after = self._load(existing["id"])
+            audit.record(self.store, "reinforce", before=before, after=after, actor=self.actor, reason=reason)
+        return after  # type: ignore[return-value]
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def _row(self, item_id: object) -> dict[str, Any]:
+        if not isinstance(item_id, str) or not item_id.strip():
+            raise InvalidInput(f"an item id such as 'f_1a2b3c4d5e6f' is needed, got {item_id!r}")
+        row = self.store.get(item_id.strip())
+        if row is None:
+            raise NotFound(f"no item with id {item_id!r}; `kenning recall` or `kenning stats` list what is stored")
+        return row
+
+    def _load(self, item_id: str) -> Item:
+        return item_from_row(self._row(item_id))
+
+    def get(self, item_id: str, scope: str | None = None) -> Item:
+        """Any item by id; with ``scope``, an item of another scope is reported as not found."""
+        item = self._load(item_id)
+        if scope is not None and item.scope != check_scope(scope):
+            raise NotFound(f"no item with id {item_id!r} in scope {scope!r}")
+        return item
+
+    def _fact(self, item_id: str) -> Fact:
+        item = self._load(item_id)
+        if not isinstance(item, Fact):
+            raise InvalidInput(f"{item_id} is a {item.kind}, not a fact")
+        return item
+
+    def head_of(self, fact: Fact) -> Fact:
+        """The current end of ``fact``'s supersede chain."""
+        seen = {fact.id}
+        while fact.superseded_by and fact.superseded_by not in seen:
+            row = self.store.get(fact.superseded_by)
+            if row is None:
+                break
+            fact = item_from_row(row)  # type: ignore[assignment]
+            seen.add(fact.id)
+        return fact
+
+    def history(self, item_id: str) -> list[Fact]:
+        """The whole supersede chain that ``item_id`` belongs to, oldest first."""
+        fact = self._fact(item_id)
+        seen = {fact.id}
+        while fact.supersedes and fact.supersedes not in seen:
+            row = self.store.get(fact.supersedes)
+            if row is None:
+                break
+            fact = item_from_row(row)  # type: ignore[assignment]
+            seen.add(fact.id)
+        chain = [fact]
+        while chain[-1].superseded_by:
+            row = self.store.get(chain[-1].superseded_by)
+            if row is None or row["id"] in {f.id for f in chain}:
+                break
+            chain.append(item_from_row(row))  # type: ignore[arg-type]
+        return chain
+
+    # -- changing -------------------------------------------------------------------------------
+
+    def supersede(self, old_id: str, new_content: str, *, reason: str = "", **overrides: Any) -> Fact:
+        """Replace a fact by a new one; the old one keeps ``superseded_by`` and leaves recall.
+
+        ``overrides`` (tags, category, confidence, importance, expires_at, source) default to the
+        old fact's values. Superseding a fact that is already superseded is a ``Conflict`` naming the
+        current head, which is what the caller should supersede instead.
+        """
+        old = self._fact(old_id)
+        if old.superseded_by:
+            head = self.head_of(old)
+            raise Conflict(
+                f"fact {old.id} was already superseded by {old.superseded_by}; the current version is "
+                f"{head.id} ({head.content[:60]!r}): supersede {head.id} instead"
+            )
+        unknown = set(overrides) - {"tags", "category", "confidence", "importance", "expires_at", "source"}
+        if unknown:
+            raise InvalidInput(f"supersede cannot set {', '.join(sorted(unknown))}")
+        text = clean_content(new_content, "new content")
+        if content_key(text) == content_key(old.content):
+            raise InvalidInput(f"the new content is the same as fact {old.id}'s; nothing to supersede")
+        row = self._prepare(
+            text,
+            tags=overrides.get("tags", list(old.tags)),
+            scope=old.scope,
+            category=overrides.get("category", old.category),
+            confidence=overrides.get("confidence", old.confidence),
+            expires_at=overrides.get("expires_at", old.expires_at),
+            importance=overrides.get("importance", old.importance),
+            source=overrides.get("source", old.source),
+            pinned=old.pinned,
+        )
+        existing = self.store.find_current(old.scope, "fact", row["content_key"])
+        vec = None if existing else self.embedder.embed_passages([text])[0]
+        with self.store.transaction():
+            if existing:  # the new statement is already known: link to it and reinforce it
+                new = self._reinforce(existing, row, reason)
+            else:
+                new = self._insert({**row, "supersedes": old.id}, vec, reason, action="supersede")
+            self.store.update_item(self._row(old.id)["rowid"], {"superseded_by": new.id, "updated_at": row["updated_at"]})
+            audit.record(self.store, "superseded", before=old, after=self._load(old.id), actor=self.actor, reason=reason)
+        return new
+
+    def _set(self, item_id: str, action: str, changes: dict[str, Any], reason: str) -> Item:
+        row = self._row(item_id)
+        before = item_from_row(row)
+        with self.store.transaction():
+            self.store.update_item(row["rowid"], {**changes, "updated_at": to_epoch(utcnow())})
+            after = self._load(before.id)
+            audit.record(self.store, action, before=before, after=after, actor=self.actor, reason=reason)
+        return after
+
+    def pin(self, item_id: str, reason: str = "") -> Fact:
+        """Pinned facts are never forgotten automatically."""
+        self._fact(item_id)
+        return self._set(item_id, "pin", {"pinned": True}, reason)  # type: ignore[return-value]
+
+    def unpin(self, item_id: str, reason: str = "") -> Fact:
+        self._fact(item_id)
+        return self._set(item_id, "unpin", {"pinned": False}, reason)  # type: ignore[return-value]
+
+    def expire(self, item_id: str, when: When = None, reason: str = "") -> Fact:
+        """Set (or with ``when=None``, set to now) the time a fact leaves recall."""
+        self._fact(item_id)
+        at = parse_when(when, "expires_at") or utcnow()
+        return self._set(item_id, "expire", {"expires_at": to_epoch(at)}, reason)  # type: ignore[return-value]
+
+    def delete(self, item_id: str, reason: str = "") -> Item:
+        """Remove any item for good (its last state stays in the audit log)."""
+        row = self._row(item_id)
+        item = item_from_row(row)
+        with self.store.transaction():
+            self.store.delete_item(row["rowid"])
+            audit.record(self.store, "delete", before=item, actor=self.actor, reason=reason)
+        self.store.mark_vectors_dirty()
+        return item
+
+    def forget_stale(
+        self,
+        days: float = 90,
+        max_access: int = 1,
+        *,
+        scope: str | None = None,
+        dry_run: bool = False,
+        importance_below: float = HIGH_IMPORTANCE,
+    ) -> list[Fact]:
+        """Remove facts nobody needed: idle for more than ``days`` and recalled at most ``max_access``
+        times, plus facts whose expiry has passed. Returns what was (or, with ``dry_run``, would be)
+        removed; each removal is audited with the fact's full content.
+
+        Never removed: pinned facts, lessons and entities (only facts are considered), superseded
+        history (any fact in a supersede chain), and facts with importance >= ``importance_below``
+        (0.7). That last rule is what protects a rarely needed but valuable fact such as "never
+        deploy on Friday afternoon": stored without an explicit importance, its emphasis ("never")
+        gives it 0.4 + 0.3 = 0.7, so the default keeps it however long it sits unused. Pitfalls
+        start at 0.7 for the same reason.
+        """
+        if isinstance(days, bool) or not isinstance(days, int | float) or days < 0:
+            raise InvalidInput(f"days must be a number >= 0, got {days!r}")
+        if isinstance(max_access, bool) or not isinstance(max_access, int) or max_access < 0:
+            raise InvalidInput(f"max_access must be a whole number >= 0, got {max_access!r}")
+        now = utcnow()
+        cutoff = to_epoch(now - timedelta(days=float(days)))
+        where = (
+            "kind = 'fact' AND pinned = 0 AND superseded_by IS NULL AND supersedes IS NULL AND ("
+            "  (expires_at IS NOT NULL AND expires_at <= ?)"
+            "  OR (coalesce(last_accessed, created_at) < ? AND access_count <= ? AND importance < ?))"
+        )
+        params: list[Any] = [to_epoch(now), cutoff, max_access, importance_below]
+        if scope is not None:
+            where += " AND scope = ?"
+            params.append(check_scope(scope))
+        stale = [item_from_row(r) for r in self.store.select(where, params, order="created_at")]
+        if dry_run or not stale:
+            return stale  # type: ignore[return-value]
+        with self.store.transaction():
+            for fact in stale:
+                self.store.delete_item(self._row(fact.id)["rowid"])
+                audit.record(self.store, "forget", before=fact, actor=self.actor,
+                             reason=f"idle > {days:g} days, recalled <= {max_access} times, or expired")
+        self.store.mark_vectors_dirty()
+        return stale  # type: ignore[return-value]

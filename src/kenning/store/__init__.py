@@ -1,0 +1,20 @@
+"""Storage: where items, their full-text rows, vectors and the audit log live.
+
+``open_store`` is the one place that picks an implementation; today that is SQLite (one file in
+the data directory). A PostgreSQL + pgvector store will plug in here behind the same methods.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .sqlite import SQLiteStore
+
+Store = SQLiteStore
+
+
+def open_store(path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False) -> Store:
+    return SQLiteStore(path, embedder_name, dim, allow_embedder_change=allow_embedder_change)
+
+
+__all__ = ["Store", "SQLiteStore", "open_store"]

@@ -1,0 +1,150 @@
+"""Numbered schema migrations for the SQLite store.
+
+Each migration runs in its own transaction when a store is opened and is recorded in
+``schema_migrations``; a database that records a version this code does not know was written by a
+newer kenning and is refused. Never edit a released migration: add the next number.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from ..errors import SchemaTooNew
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "items, full-text index, vectors, entity names, audit log",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        CREATE TABLE items (
+            rowid         INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the vector cache relies on it
+            id            TEXT NOT NULL UNIQUE,
+            kind          TEXT NOT NULL CHECK (kind IN ('fact', 'lesson', 'entity')),
+            scope         TEXT NOT NULL,
+            content       TEXT NOT NULL,
+            content_key   TEXT NOT NULL,
+            tags          TEXT NOT NULL DEFAULT '[]',
+            source        TEXT NOT NULL DEFAULT 'api',
+            confidence    REAL NOT NULL DEFAULT 1.0 CHECK (confidence BETWEEN 0 AND 1),
+            category      TEXT NOT NULL DEFAULT 'general'
+                          CHECK (category IN ('user_pref', 'project', 'pitfall', 'general')),
+            importance    REAL NOT NULL DEFAULT 0.4 CHECK (importance BETWEEN 0 AND 1),
+            created_at    REAL NOT NULL,
+            updated_at    REAL NOT NULL,
+            last_accessed REAL,
+            access_count  INTEGER NOT NULL DEFAULT 0,
+            expires_at    REAL,
+            superseded_by TEXT,
+            supersedes    TEXT,
+            pinned        INTEGER NOT NULL DEFAULT 0,
+            reinforced    INTEGER NOT NULL DEFAULT 0,
+            -- lessons
+            action        TEXT,
+            context       TEXT,
+            context_key   TEXT,
+            outcome       TEXT CHECK (outcome IS NULL OR outcome IN ('positive', 'negative', 'neutral')),
+            insight       TEXT,
+            applied_count INTEGER NOT NULL DEFAULT 0,
+            -- entities
+            name          TEXT,
+            entity_kind   TEXT,
+            aliases       TEXT,
+            attributes    TEXT,
+            notes         TEXT
+        );
+        CREATE INDEX items_scope_kind ON items (scope, kind);
+        CREATE INDEX items_supersedes ON items (supersedes);
+        -- one current item per content in a scope: the last line of defence for dedup
+        CREATE UNIQUE INDEX items_current_content ON items (scope, kind, content_key)
+            WHERE superseded_by IS NULL;
+
+        CREATE TABLE entity_names (
+            scope     TEXT NOT NULL,
+            name_key  TEXT NOT NULL,
+            item_rowid INTEGER NOT NULL,
+            PRIMARY KEY (scope, name_key)
+        );
+        CREATE INDEX entity_names_item ON entity_names (item_rowid);
+
+        CREATE VIRTUAL TABLE items_fts USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2');
+
+        CREATE TABLE vectors (item_rowid INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+
+        CREATE TABLE audit (
+            seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+            at      REAL NOT NULL,
+            action  TEXT NOT NULL,
+            item_id TEXT,
+            kind    TEXT,
+            scope   TEXT,
+            actor   TEXT NOT NULL,
+            reason  TEXT NOT NULL DEFAULT '',
+            before  TEXT,
+            after   TEXT
+        );
+        CREATE INDEX audit_item ON audit (item_id);
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        """,
+    ),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def _applied(conn: sqlite3.Connection) -> set[int]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+
+
+def migrate(conn: sqlite3.Connection, path: str) -> int:
+    """Apply pending migrations, each in its own transaction; return the schema version."""
+    applied = _applied(conn)
+    newer = [v for v in applied if v > LATEST]
+    if newer:
+        raise SchemaTooNew(
+            f"database {path} has schema version {max(newer)}, but this kenning knows up to {LATEST}; "
+            "upgrade kenning (pip install -U kenning) or point KENNING_HOME at another directory"
+        )
+    for version, name, sql in MIGRATIONS:
+        if version in applied:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # re-check under the write lock: another process may have just migrated
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)).fetchone():
+                conn.execute("COMMIT")
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, time.time()),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return LATEST
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration script into statements (``executescript`` would commit on its own)."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out

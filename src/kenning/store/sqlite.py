@@ -1,0 +1,316 @@
+"""The SQLite store: one file, WAL, FTS5 for words, a numpy matrix for vectors.
+
+Only SQL lives here; what a fact or a lesson *means* lives in ``kenning.memory``. Rows go in and
+out as plain dicts keyed by column name. Every change runs inside ``transaction()`` (BEGIN
+IMMEDIATE, so concurrent writers queue on the busy timeout instead of failing on a lock upgrade),
+together with its audit record: a failure midway rolls all of it back.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import EmbedderMismatch, StoreError
+from .migrations import migrate
+from .vectors import VectorCache
+
+BUSY_TIMEOUT_MS = 60_000
+ITEM_COLUMNS = (
+    "id kind scope content content_key tags source confidence category importance created_at updated_at "
+    "last_accessed access_count expires_at superseded_by supersedes pinned reinforced action context "
+    "context_key outcome insight applied_count name entity_kind aliases attributes notes"
+).split()
+
+
+class SQLiteStore:
+    """Items, their full-text rows and vectors, entity names and the audit log in ``kenning.db``."""
+
+    def __init__(self, path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False) -> None:
+        self.path = path
+        self.dim = dim
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open database {path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self.schema_version = migrate(self._conn, str(path))
+            self._check_embedder(embedder_name, dim, allow_embedder_change)
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"{path} is not a usable kenning database: {exc}") from exc
+        except BaseException:
+            self._conn.close()
+            raise
+        self.vectors = VectorCache(dim)
+        self._seen_version = -1
+        self._dirty_vectors = True
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._conn
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def _check_embedder(self, name: str, dim: int, allow_change: bool) -> None:
+        meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+        if not meta.get("embedder"):
+            self.set_embedder(name, dim)
+            return
+        if (meta["embedder"], int(meta["dim"])) != (name, dim) and not allow_change:
+            raise EmbedderMismatch(
+                f"{self.path} was indexed with embedder {meta['embedder']} ({meta['dim']} dims), "
+                f"but {name} ({dim} dims) is configured; run `kenning reindex` to re-embed everything "
+                "with the configured embedder, or configure the original one again"
+            )
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [("embedder", name), ("dim", str(dim))],
+            )
+
+    def meta(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+
+    # -- items ------------------------------------------------------------------------------
+
+    def insert_item(self, row: dict[str, Any], body: str, vec: np.ndarray) -> int:
+        """Insert an item with its full-text body and vector; returns its rowid."""
+        cols = [c for c in ITEM_COLUMNS if c in row]
+        with self.transaction() as conn:
+            cur = conn.execute(
+                f"INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                [_to_sql(row[c]) for c in cols],
+            )
+            rowid = int(cur.lastrowid or 0)
+            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
+            conn.execute("INSERT INTO vectors (item_rowid, vec) VALUES (?, ?)", (rowid, _blob(vec, self.dim)))
+        return rowid
+
+    def update_item(self, rowid: int, changes: dict[str, Any]) -> None:
+        if not changes:
+            return
+        sets = ", ".join(f"{c} = ?" for c in changes)
+        with self.transaction() as conn:
+            conn.execute(f"UPDATE items SET {sets} WHERE rowid = ?", [*map(_to_sql, changes.values()), rowid])
+
+    def replace_index(self, rowid: int, body: str, vec: np.ndarray) -> None:
+        """New full-text body and vector for an item whose text changed (e.g. an entity upsert)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
+            conn.execute("UPDATE vectors SET vec = ? WHERE item_rowid = ?", (_blob(vec, self.dim), rowid))
+        self.vectors.reset()  # a vector changed in place: the append-only refresh cannot see it
+
+    def delete_item(self, rowid: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
+            conn.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
+            conn.execute("DELETE FROM entity_names WHERE item_rowid = ?", (rowid,))
+            conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+
+    def get(self, item_id: str) -> dict[str, Any] | None:
+        return self._one("SELECT rowid, * FROM items WHERE id = ?", (item_id,))
+
+    def get_rowid(self, rowid: int) -> dict[str, Any] | None:
+        return self._one("SELECT rowid, * FROM items WHERE rowid = ?", (rowid,))
+
+    def find_current(self, scope: str, kind: str, content_key: str) -> dict[str, Any] | None:
+        return self._one(
+            "SELECT rowid, * FROM items WHERE scope = ? AND kind = ? AND content_key = ? AND superseded_by IS NULL",
+            (scope, kind, content_key),
+        )
+
+    def select(self, where: str, params: Sequence[Any] = (), order: str = "", limit: int | None = None) -> list[dict[str, Any]]:
+        """Items matching a WHERE clause built by the caller from fixed text and ``?`` parameters."""
+        sql = f"SELECT rowid, * FROM items WHERE {where}"
+        if order:
+            sql += f" ORDER BY {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self._lock:
+            cur = self._conn.execute(sql, list(params))
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    def touch(self, rowids: Iterable[int], now: float) -> None:
+        """Count an access on each item (recall calls this for what it returns)."""
+        ids = list(rowids)
+        if not ids:
+            return
+        with self.transaction() as conn:
+            conn.execute(
+                f"UPDATE items SET last_accessed = ?, access_count = access_count + 1 "
+                f"WHERE rowid IN ({', '.join('?' * len(ids))})",
+                [now, *ids],
+            )
+
+    def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
+        with self._lock:
+            cur = self._conn.execute(sql, list(params))
+            row = cur.fetchone()
+            return dict(zip([d[0] for d in cur.description], row)) if row else None
+
+    # -- entity names -------------------------------------------------------------------------
+
+    def entity_rowid(self, scope: str, name_key: str) -> int | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT item_rowid FROM entity_names WHERE scope = ? AND name_key = ?", (scope, name_key)
+            ).fetchone()
+        return int(row[0]) if row else None
+
+    def add_entity_names(self, scope: str, rowid: int, keys: Iterable[str]) -> None:
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO entity_names (scope, name_key, item_rowid) VALUES (?, ?, ?)",
+                [(scope, k, rowid) for k in keys],
+            )
+
+    # -- search -------------------------------------------------------------------------------
+
+    def lexical(
+        self, match: str, scope: str, kinds: Sequence[str] | None, limit: int
+    ) -> list[tuple[int, float, str]]:
+        """(rowid, bm25, segmented body) of the best full-text matches in a scope, best first."""
+        kind_sql = f" AND i.kind IN ({', '.join('?' * len(kinds))})" if kinds else ""
+        sql = (
+            "SELECT f.rowid, bm25(items_fts) AS s, f.body FROM items_fts f JOIN items i ON i.rowid = f.rowid "
+            f"WHERE items_fts MATCH ? AND i.scope = ?{kind_sql} ORDER BY s LIMIT ?"
+        )
+        with self._lock:
+            rows = self._conn.execute(sql, [match, scope, *(kinds or []), limit]).fetchall()
+        return [(int(r[0]), float(r[1]), str(r[2])) for r in rows]
+
+    def dense(
+        self, query: np.ndarray, scope: str, kinds: Sequence[str] | None, limit: int
+    ) -> list[tuple[int, float]]:
+        with self._lock:
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._seen_version or self._dirty_vectors:
+                self.vectors.refresh(self._conn)
+                self._seen_version = version
+                self._dirty_vectors = False
+        return self.vectors.search(query, scope, kinds, limit)
+
+    def mark_vectors_dirty(self) -> None:
+        """Our own commits do not change ``data_version``; writers call this instead."""
+        self._dirty_vectors = True
+
+    def all_bodies(self) -> Iterator[tuple[int, str]]:
+        """(rowid, content) of every item, for re-embedding."""
+        with self._lock:
+            rows = self._conn.execute("SELECT rowid, content FROM items ORDER BY rowid").fetchall()
+        yield from ((int(r[0]), str(r[1])) for r in rows)
+
+    def rewrite_vectors(self, rowids: Sequence[int], vecs: np.ndarray) -> None:
+        with self.transaction() as conn:
+            conn.executemany(
+                "UPDATE vectors SET vec = ? WHERE item_rowid = ?",
+                [(_blob(v, self.dim), r) for r, v in zip(rowids, vecs)],
+            )
+
+    # -- audit ---------------------------------------------------------------------------------
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO audit (at, action, item_id, kind, scope, actor, reason, before, after) "
+                "VALUES (:at, :action, :item_id, :kind, :scope, :actor, :reason, :before, :after)",
+                {
+                    **entry,
+                    "before": _json_or_none(entry.get("before")),
+                    "after": _json_or_none(entry.get("after")),
+                },
+            )
+
+    def audit_rows(self, item_id: str | None, limit: int) -> list[dict[str, Any]]:
+        where, params = ("item_id = ?", [item_id]) if item_id else ("1", [])
+        with self._lock:
+            cur = self._conn.execute(
+                f"SELECT * FROM audit WHERE {where} ORDER BY seq DESC LIMIT ?", [*params, limit]
+            )
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    # -- statistics ------------------------------------------------------------------------------
+
+    def counts(self, scope: str | None) -> list[tuple[str, str, int, int, int]]:
+        """(scope, kind, total, current, pinned) per scope and kind."""
+        where, params = ("WHERE scope = ?", [scope]) if scope else ("", [])
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT scope, kind, count(*), sum(superseded_by IS NULL), sum(pinned) FROM items "
+                f"{where} GROUP BY scope, kind ORDER BY scope, kind",
+                params,
+            ).fetchall()
+        return [(r[0], r[1], int(r[2]), int(r[3] or 0), int(r[4] or 0)) for r in rows]
+
+    def audit_count(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT count(*) FROM audit").fetchone()[0])
+
+
+def _blob(vec: np.ndarray, dim: int) -> bytes:
+    arr = np.asarray(vec, dtype=np.float32).reshape(-1)
+    if arr.shape[0] != dim:
+        raise StoreError(f"vector has {arr.shape[0]} dimensions, the store expects {dim}")
+    return arr.tobytes()
+
+
+def _to_sql(value: Any) -> Any:
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _json_or_none(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,92 @@
+"""An in-memory matrix of every stored vector, kept in step with the database.
+
+Brute force with numpy beats any index below ~200k vectors of 384 dims (measured: ~1 ms at 10k,
+12-17 ms at 100k), and needs no extension. Rows carry the item's scope and kind, which never
+change, so a search is masked to one scope before it is scored and an item of another scope can
+never come back.
+
+The cache is refreshed lazily: rows with a higher rowid than the last one seen are appended
+(``items.rowid`` is AUTOINCREMENT, never reused); if the row count then disagrees with the table,
+something was deleted and the matrix is rebuilt.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+import numpy as np
+
+
+class VectorCache:
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._scope_codes: dict[str, int] = {}
+        self._kind_codes: dict[str, int] = {}
+        self._clear()
+
+    def _clear(self) -> None:
+        self.rowids = np.empty(0, dtype=np.int64)
+        self.matrix = np.empty((0, self.dim), dtype=np.float32)
+        self.scopes = np.empty(0, dtype=np.int32)
+        self.kinds = np.empty(0, dtype=np.int8)
+        self.max_rowid = 0
+
+    def __len__(self) -> int:
+        return len(self.rowids)
+
+    def _code(self, table: dict[str, int], key: str) -> int:
+        if key not in table:
+            table[key] = len(table)
+        return table[key]
+
+    def _append(self, rows: list[tuple[int, bytes, str, str]]) -> None:
+        if not rows:
+            return
+        vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
+        self.rowids = np.concatenate([self.rowids, np.array([r[0] for r in rows], dtype=np.int64)])
+        self.matrix = np.concatenate([self.matrix, vecs])
+        scope_codes = [self._code(self._scope_codes, r[2]) for r in rows]
+        kind_codes = [self._code(self._kind_codes, r[3]) for r in rows]
+        self.scopes = np.concatenate([self.scopes, np.array(scope_codes, dtype=np.int32)])
+        self.kinds = np.concatenate([self.kinds, np.array(kind_codes, dtype=np.int8)])
+        self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
+
+    def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str]]:
+        return conn.execute(
+            "SELECT v.item_rowid, v.vec, i.scope, i.kind FROM vectors v JOIN items i ON i.rowid = v.item_rowid "
+            "WHERE v.item_rowid > ? ORDER BY v.item_rowid",
+            (after,),
+        ).fetchall()
+
+    def refresh(self, conn: sqlite3.Connection) -> None:
+        """Bring the cache up to date with the database (cheap when nothing changed)."""
+        self._append(self._load(conn, self.max_rowid))
+        (count,) = conn.execute("SELECT count(*) FROM vectors").fetchone()
+        if count != len(self.rowids):
+            self._clear()
+            self._append(self._load(conn, 0))
+
+    def reset(self) -> None:
+        self._clear()
+
+    def search(
+        self, query: np.ndarray, scope: str, kinds: Iterable[str] | None, limit: int
+    ) -> list[tuple[int, float]]:
+        """The ``limit`` best (rowid, cosine) pairs in one scope, best first."""
+        code = self._scope_codes.get(scope)
+        if code is None or not len(self.rowids):
+            return []
+        mask = self.scopes == code
+        if kinds is not None:
+            kind_codes = [self._kind_codes[k] for k in kinds if k in self._kind_codes]
+            mask &= np.isin(self.kinds, kind_codes)
+        idx = np.flatnonzero(mask)
+        if not len(idx):
+            return []
+        # one product over the whole matrix is cheaper than copying the masked rows out first
+        scores = (self.matrix @ query)[idx]
+        limit = min(limit, len(idx))
+        top = np.argpartition(-scores, limit - 1)[:limit]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(self.rowids[idx[i]]), float(scores[i])) for i in top]

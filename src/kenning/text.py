@@ -1,0 +1,126 @@
+"""Text handling shared by every index: normalisation, segmentation, safe full-text queries.
+
+Chinese has no spaces, so the lexical index stores *segmented* text: CJK runs are cut into words by
+jieba (the Rust port, rjieba, with its bundled dictionary) in search mode, which also emits the
+sub-words of long compounds; Latin text is lower-cased into word tokens, and identifiers such as
+``proxy_read_timeout`` or ``camelCase`` are indexed whole and by their parts. SQLite's FTS5 then
+stems the English tokens (porter). User queries never reach FTS syntax raw: they are segmented the
+same way and every token is quoted.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from .errors import InvalidInput
+
+MAX_CONTENT_CHARS = 100_000
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_WORD = re.compile(r"[^\W_]+(?:[_'.-][^\W_]+)*|[^\W\d_]+", re.UNICODE)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_SPACES = re.compile(r"\s+")
+
+# Words that carry no evidence for retrieval. Kept short on purpose: negations ("not", "never",
+# "不") change meaning and stay in.
+STOPWORDS = frozenset(
+    """a an the of to in on at for and or is are was were be been being do does did i you he she it
+    we they me my your his her its our their what which who whom when where why how that this these
+    those with from by as about can could would should will any some there here have has had am
+    so if then than into out up just also very too s t 的 了 吗 呢 吧 啊 是 在 和 与 及 也 都 就 还
+    把 被 对 这 那 个 之 我 你 他 她 它 们 有 什么 怎么 哪 哪些 哪个 如何 为什么 一个""".split()
+)
+
+
+def normalize(text: str) -> str:
+    """Unicode NFKC (full-width to half-width), case-folded, whitespace collapsed."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def content_key(text: str) -> str:
+    """Key under which two texts count as 'the same content' (dedup): normalised, outer punctuation off."""
+    return normalize(text).strip(" .。!！?？;；,，")
+
+
+def clean_content(text: object, what: str = "content", limit: int = MAX_CONTENT_CHARS) -> str:
+    """Validate text to be stored: a non-empty string without NUL bytes, at most ``limit`` chars."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"{what} must be text, got {type(text).__name__}")
+    if "\x00" in text:
+        raise InvalidInput(f"{what} contains a NUL byte; remove it (binary data cannot be stored as text)")
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidInput(f"{what} is empty; give the text to store")
+    if len(stripped) > limit:
+        raise InvalidInput(
+            f"{what} is {len(stripped):,} characters; the limit is {limit:,}. "
+            "Store a summary and keep the full text in a file or a skill reference"
+        )
+    return stripped
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_RUN.search(text) is not None
+
+
+def cjk_ratio(text: str) -> float:
+    """Share of the letters in ``text`` that are CJK (0 for pure English, ~1 for pure Chinese)."""
+    cjk = sum(len(m) for m in _CJK_RUN.findall(text))
+    letters = sum(1 for ch in text if ch.isalnum())
+    return cjk / letters if letters else 0.0
+
+
+@lru_cache(maxsize=1)
+def _jieba():  # type: ignore[no-untyped-def]
+    import rjieba  # imported lazily: ~0.2 s, only needed once text is indexed or searched
+
+    return rjieba
+
+
+def _latin_tokens(chunk: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD.findall(chunk):
+        low = word.lower()
+        out.append(low)
+        parts = re.split(r"[_'.-]", word)
+        subparts = [p for part in parts for p in _CAMEL.findall(part)] if len(word) > 1 else []
+        if len(subparts) > 1:
+            out.extend(p.lower() for p in subparts)
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Search tokens of ``text``: jieba words (search mode) for CJK, word tokens for the rest."""
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    pos = 0
+    for m in _CJK_RUN.finditer(text):
+        out.extend(_latin_tokens(text[pos : m.start()]))
+        out.extend(w for w in _jieba().cut_for_search(m.group()) if w.strip())
+        pos = m.end()
+    out.extend(_latin_tokens(text[pos:]))
+    return out
+
+
+def segment(text: str) -> str:
+    """The text as the lexical index stores it: tokens joined by spaces."""
+    return " ".join(tokens(text))
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct, meaningful tokens of a query (stopwords dropped unless nothing else is left)."""
+    toks = list(dict.fromkeys(tokens(query)))
+    kept = [t for t in toks if t not in STOPWORDS]
+    return kept or toks
+
+
+def fts_match_expression(terms: list[str]) -> str | None:
+    """An FTS5 MATCH expression that ORs the quoted terms; None when there is nothing to match.
+
+    Every term is wrapped in double quotes (inner quotes doubled), so operators such as OR, NEAR(,
+    ``*`` or ``col:`` in user input are plain text.
+    """
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms if t.strip()]
+    return " OR ".join(quoted) if quoted else None

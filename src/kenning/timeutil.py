@@ -1,0 +1,63 @@
+"""Times in and out: the store keeps UTC epoch seconds; people write dates and durations."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+from .errors import InvalidInput
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w|y)\s*$", re.IGNORECASE)
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_epoch(value: datetime) -> float:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+def from_epoch(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def parse_duration(text: str) -> timedelta:
+    """'90d', '12h', '2w', '30m' (minutes), '1y'."""
+    m = _DURATION.match(text)
+    if not m:
+        raise InvalidInput(f"duration {text!r} not understood; write a number and a unit: 30m, 12h, 7d, 2w, 1y")
+    return timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def parse_when(value: datetime | date | str | float | int | None, what: str = "time") -> datetime | None:
+    """A point in time from a datetime, a date, an ISO 8601 string, epoch seconds, or a duration from
+    now ("7d", "+12h"). Naive times are taken as UTC."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
+    if isinstance(value, bool):
+        raise InvalidInput(f"{what} must be a date or time, got {value!r}")
+    if isinstance(value, int | float):
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError):
+            raise InvalidInput(f"{what} {value!r} is not a valid epoch time") from None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a date or time, got {type(value).__name__}")
+    text = value.strip()
+    if _DURATION.match(text.lstrip("+")):
+        return utcnow() + parse_duration(text.lstrip("+"))
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(
+            f"{what} {value!r} is not a date; use ISO 8601 (2026-12-31 or 2026-12-31T18:00) or a duration (7d, 12h)"
+        ) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
