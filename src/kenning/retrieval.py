@@ -1,15 +1,19 @@
 """Hybrid recall: words and meaning, fused, filtered, lightly reranked, explained.
 
-1. Two candidate lists from one scope: full-text (FTS5 BM25 over segmented text) and semantic
-   (cosine between the query vector and every stored vector).
-2. Fusion by reciprocal rank, where the lexical list only counts as far as it shares the query's
-   words: a document that matched one common query word out of five adds a fifth of a full vote.
-   A lexical list that shares no words with the query (a Chinese memory asked for in English) adds
-   nothing, so cross-language recall is as good as the semantic list alone.
+1. Candidates from one scope: full-text (FTS5 BM25 over segmented, stemmed text) and semantic
+   (cosine between the query vector and every stored vector). Every candidate gets its exact
+   cosine, whichever list brought it.
+2. Fusion by evidence, not by rank: ``score = meaning + LEXICAL_WEIGHT * words`` where
+   *meaning* is the cosine rescaled to [0, 1] between the weakest and the strongest semantic
+   candidate, and *words* is the share of the query's information (IDF-weighted terms) that the
+   document contains. A document that shares only a common word with the query earns little; a
+   query whose words appear in no document (an English question over Chinese memories) earns
+   nothing from the lexical side, so cross-language recall is the semantic ranking itself. Plain
+   reciprocal-rank fusion does the opposite: it gives the one-common-word match a full vote.
 3. Filters (kinds, tags, confidence, time range, superseded, expired) in SQL on the candidates; if
    too few survive, the candidate lists are widened and the search runs again.
-4. A light rerank by importance, confidence and recency (at most ±10% of the score), then the
-   accessed items get ``last_accessed`` / ``access_count`` updated.
+4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
+   returned items get ``last_accessed`` / ``access_count`` updated.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from .store import Store
 from .text import fts_match_expression, query_terms
 from .timeutil import to_epoch, utcnow
 
-RRF_K = 60
+LEXICAL_WEIGHT = 0.6
 MAX_QUERY_CHARS = 10_000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
@@ -92,19 +96,16 @@ def check_kinds(kinds: object) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(kinds)) or None
 
 
-def _stem(term: str) -> str:
-    """Crude plural/verb-ending strip, enough to see that 'drops' in a query matched 'drop'."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if term.isascii() and len(term) > len(suffix) + 2 and term.endswith(suffix):
-            return term[: -len(suffix)]
-    return term
+def _idf(total: int, df: int) -> float:
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
 
 
-def _coverage(terms: list[str], body: str) -> tuple[float, list[str]]:
-    """Share of the query's terms found in a document's segmented body, and which."""
-    doc = {_stem(t) for t in body.split()}
-    found = [t for t in terms if _stem(t.lower()) in doc]
-    return (len(found) / len(terms) if terms else 0.0), found
+def _word_evidence(terms: list[str], idf: dict[str, float], body: str) -> tuple[float, list[str]]:
+    """Share of the query's IDF mass that a document's segmented body contains, and which terms."""
+    doc = set(body.split())
+    found = [t for t in terms if t in doc]
+    mass = sum(idf.values())
+    return (sum(idf[t] for t in found) / mass if mass else 0.0), found
 
 
 def _prior(row: dict[str, Any], now: float) -> float:
@@ -130,13 +131,18 @@ def recall(
     terms = query_terms(query)
     match = fts_match_expression(terms)
     qvec = embedder.embed_query(query)
+    total, df = store.doc_freq(terms)
+    idf = {t: _idf(total, df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
     where, params = filters.sql(now)
     pool = max(50, 4 * k)
     while True:
-        dense = store.dense(qvec, scope, filters.kinds, pool)
+        vectors = store.fresh_vectors()
+        dense = vectors.search(qvec, scope, filters.kinds, pool)
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
-        hits = _fuse_and_filter(store, terms, dense, lexical, where, params, now)
+        evidence = _Evidence.collect(terms, idf, dense, lexical)
+        evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
+        hits = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(hits) >= k or exhausted:
             break
@@ -147,59 +153,73 @@ def recall(
     return [h[1] for h in hits]
 
 
-def _fuse_and_filter(
-    store: Store,
-    terms: list[str],
-    dense: list[tuple[int, float]],
-    lexical: list[tuple[int, float, str]],
-    where: str,
-    params: list[Any],
-    now: float,
+@dataclass
+class _Evidence:
+    cosine: dict[int, float]
+    dense_rank: dict[int, int]
+    words: dict[int, tuple[float, list[str], int]]
+    lo: float
+    hi: float
+
+    @classmethod
+    def collect(
+        cls,
+        terms: list[str],
+        idf: dict[str, float],
+        dense: list[tuple[int, float]],
+        lexical: list[tuple[int, float, str]],
+    ) -> _Evidence:
+        words = {}
+        for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
+            share, found = _word_evidence(terms, idf, body)
+            if found:
+                words[rowid] = (share, found, rank)
+        cos = [c for _, c in dense]
+        return cls(
+            cosine=dict(dense),
+            dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
+            words=words,
+            lo=min(cos, default=0.0),
+            hi=max(cos, default=1.0),
+        )
+
+    def meaning(self, rowid: int) -> float:
+        cos = self.cosine.get(rowid)
+        if cos is None:
+            return 0.0
+        return min(1.0, max(0.0, (cos - self.lo) / (self.hi - self.lo))) if self.hi > self.lo else 1.0
+
+
+def _score_and_filter(
+    store: Store, ev: _Evidence, where: str, params: list[Any], now: float
 ) -> list[tuple[int, Hit]]:
-    fused: dict[int, float] = {}
-    cosine: dict[int, tuple[int, float]] = {}
-    words: dict[int, tuple[int, list[str]]] = {}
-    for rank, (rowid, cos) in enumerate(dense, 1):
-        fused[rowid] = 1.0 / (RRF_K + rank)
-        cosine[rowid] = (rank, cos)
-    for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
-        share, found = _coverage(terms, body)
-        if not found:
-            continue
-        fused[rowid] = fused.get(rowid, 0.0) + share / (RRF_K + rank)
-        words[rowid] = (rank, found)
-    if not fused:
+    ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
+    if not ids:
         return []
-    ids = list(fused)
     rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params])
-    best = 2.0 / (RRF_K + 1)
     out: list[tuple[int, Hit]] = []
     for row in rows:
         rowid = int(row["rowid"])
-        base = fused[rowid] / best
+        share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
+        base = (ev.meaning(rowid) + LEXICAL_WEIGHT * share) / (1 + LEXICAL_WEIGHT)
         score = base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now))
-        sem = cosine.get(rowid)
-        lex = words.get(rowid)
-        out.append(
-            (
-                rowid,
-                Hit(
-                    item=item_from_row(row),
-                    score=score,
-                    why=_why(sem, lex),
-                    semantic=sem[1] if sem else None,
-                    lexical_rank=lex[0] if lex else None,
-                ),
-            )
+        cos = ev.cosine.get(rowid)
+        hit = Hit(
+            item=item_from_row(row),
+            score=score,
+            why=_why(cos, ev.dense_rank.get(rowid), share, found, lex_rank),
+            semantic=cos,
+            lexical_rank=lex_rank,
         )
-    out.sort(key=lambda pair: (-pair[1].score, pair[1].item.id))
+        out.append((rowid, hit))
+    out.sort(key=lambda pair: (-pair[1].score, pair[1].item.content))
     return out
 
 
-def _why(sem: tuple[int, float] | None, lex: tuple[int, list[str]] | None) -> str:
+def _why(cos: float | None, rank: int | None, share: float, found: list[str], lex_rank: int | None) -> str:
     parts = []
-    if sem:
-        parts.append(f"meaning: cosine {sem[1]:.2f} (#{sem[0]})")
-    if lex:
-        parts.append("words: " + ", ".join(lex[1][:6]) + f" (#{lex[0]})")
+    if cos is not None:
+        parts.append(f"meaning: cosine {cos:.2f}" + (f" (#{rank})" if rank else ""))
+    if found:
+        parts.append(f"words: {', '.join(found[:6])} ({share:.0%} of the query, #{lex_rank})")
     return "; ".join(parts)

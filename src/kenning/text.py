@@ -2,10 +2,11 @@
 
 Chinese has no spaces, so the lexical index stores *segmented* text: CJK runs are cut into words by
 jieba (the Rust port, rjieba, with its bundled dictionary) in search mode, which also emits the
-sub-words of long compounds; Latin text is lower-cased into word tokens, and identifiers such as
-``proxy_read_timeout`` or ``camelCase`` are indexed whole and by their parts. SQLite's FTS5 then
-stems the English tokens (porter). User queries never reach FTS syntax raw: they are segmented the
-same way and every token is quoted.
+sub-words of long compounds; Latin text is lower-cased into word tokens, identifiers such as
+``proxy_read_timeout`` or ``camelCase`` are indexed whole and by their parts, and English words
+are stemmed (Snowball) here rather than inside FTS5, so that the terms of a query are exactly the
+terms of the index (retrieval looks up their document frequencies). User queries never reach FTS
+syntax raw: they are segmented the same way and every term is quoted.
 """
 
 from __future__ import annotations
@@ -79,13 +80,34 @@ def _jieba():  # type: ignore[no-untyped-def]
     return rjieba
 
 
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def stem(token: str) -> str:
+    """The index form of a token: English words stemmed, everything else unchanged."""
+    if token.isascii() and token.isalpha() and len(token) > 3:
+        return str(_stemmer().stemWord(token))
+    return token
+
+
+def _strip_accents(word: str) -> str:
+    if word.isascii():
+        return word
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
 def _latin_tokens(chunk: str) -> list[str]:
     out: list[str] = []
     for word in _WORD.findall(chunk):
-        low = word.lower()
-        out.append(low)
-        parts = re.split(r"[_'.-]", word)
-        subparts = [p for part in parts for p in _CAMEL.findall(part)] if len(word) > 1 else []
+        plain = _strip_accents(word)
+        out.append(plain.lower())
+        parts = re.split(r"[_'.-]", plain)
+        subparts = [p for part in parts for p in _CAMEL.findall(part)] if len(plain) > 1 else []
         if len(subparts) > 1:
             out.extend(p.lower() for p in subparts)
     return out
@@ -105,15 +127,15 @@ def tokens(text: str) -> list[str]:
 
 
 def segment(text: str) -> str:
-    """The text as the lexical index stores it: tokens joined by spaces."""
-    return " ".join(tokens(text))
+    """The text as the lexical index stores it: index terms joined by spaces."""
+    return " ".join(stem(t) for t in tokens(text))
 
 
 def query_terms(query: str) -> list[str]:
-    """Distinct, meaningful tokens of a query (stopwords dropped unless nothing else is left)."""
-    toks = list(dict.fromkeys(tokens(query)))
-    kept = [t for t in toks if t not in STOPWORDS]
-    return kept or toks
+    """Distinct index terms of a query, stopwords dropped (unless nothing else is left)."""
+    toks = list(dict.fromkeys(t.lower() for t in tokens(query)))
+    kept = [t for t in toks if t not in STOPWORDS] or toks
+    return list(dict.fromkeys(stem(t) for t in kept))
 
 
 def fts_match_expression(terms: list[str]) -> str | None:

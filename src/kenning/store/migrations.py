@@ -69,7 +69,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         CREATE INDEX entity_names_item ON entity_names (item_rowid);
 
-        CREATE VIRTUAL TABLE items_fts USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2');
+        -- bodies arrive segmented, lower-cased and stemmed (kenning.text); FTS5 must keep those
+        -- terms whole, so that the vocabulary holds exactly the terms kenning looks up
+        CREATE VIRTUAL TABLE items_fts USING fts5 (body, tokenize = "unicode61 remove_diacritics 0 tokenchars '_.''-'");
+        CREATE VIRTUAL TABLE items_vocab USING fts5vocab (items_fts, 'row');
 
         CREATE TABLE vectors (item_rowid INTEGER PRIMARY KEY, vec BLOB NOT NULL);
 

@@ -224,16 +224,24 @@ class SQLiteStore:
             rows = self._conn.execute(sql, [match, scope, *(kinds or []), limit]).fetchall()
         return [(int(r[0]), float(r[1]), str(r[2])) for r in rows]
 
-    def dense(
-        self, query: np.ndarray, scope: str, kinds: Sequence[str] | None, limit: int
-    ) -> list[tuple[int, float]]:
+    def doc_freq(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """Number of indexed documents, and in how many of them each term occurs (all scopes)."""
+        with self._lock:
+            (total,) = self._conn.execute("SELECT count(*) FROM vectors").fetchone()
+            rows = self._conn.execute(
+                f"SELECT term, doc FROM items_vocab WHERE term IN ({', '.join('?' * len(terms))})", list(terms)
+            ).fetchall() if terms else []
+        return int(total), {str(t): int(d) for t, d in rows}
+
+    def fresh_vectors(self) -> VectorCache:
+        """The vector cache, first brought up to date with commits from any connection."""
         with self._lock:
             version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             if version != self._seen_version or self._dirty_vectors:
                 self.vectors.refresh(self._conn)
                 self._seen_version = version
                 self._dirty_vectors = False
-        return self.vectors.search(query, scope, kinds, limit)
+        return self.vectors
 
     def mark_vectors_dirty(self) -> None:
         """Our own commits do not change ``data_version``; writers call this instead."""

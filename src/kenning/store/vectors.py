@@ -90,3 +90,13 @@ class VectorCache:
         top = np.argpartition(-scores, limit - 1)[:limit]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(int(self.rowids[idx[i]]), float(scores[i])) for i in top]
+
+    def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
+        """Cosine of the query with each given item (items without a vector are left out)."""
+        wanted = np.fromiter(rowids, dtype=np.int64)
+        if not len(wanted) or not len(self.rowids):
+            return {}
+        pos = np.minimum(np.searchsorted(self.rowids, wanted), len(self.rowids) - 1)
+        found = self.rowids[pos] == wanted
+        scores = self.matrix[pos[found]] @ query
+        return {int(r): float(c) for r, c in zip(wanted[found], scores)}

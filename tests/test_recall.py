@@ -1,0 +1,84 @@
+"""Recall: paraphrase, across Chinese and English, filters, explanations."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning import Kenning
+
+CORPUS = [
+    "老板偏好简短的更新汇报",
+    "nginx proxy_read_timeout defaults to 60s",
+    "我们的数据库是 PostgreSQL 15，部署在上海机房",
+    "The staging cluster runs on three t3.large nodes",
+    "Alice prefers green tea over coffee",
+    "Use pnpm, not npm, in the web repository",
+    "周五下午不要发布新版本",
+    "Release notes are written in English and Chinese",
+]
+
+
+@pytest.fixture
+def filled(kb: Kenning) -> Kenning:
+    kb.remember_many(CORPUS)
+    return kb
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("他喜欢什么样的汇报", "老板偏好简短的更新汇报"),
+        ("what kind of report does the boss like", "老板偏好简短的更新汇报"),
+        ("websocket drops after a minute", "nginx proxy_read_timeout defaults to 60s"),
+        ("which database do we run", "我们的数据库是 PostgreSQL 15，部署在上海机房"),
+        ("can I ship a release on Friday evening", "周五下午不要发布新版本"),
+        ("Alice 喜欢喝什么", "Alice prefers green tea over coffee"),
+        ("which package manager does the web repo use", "Use pnpm, not npm, in the web repository"),
+    ],
+)
+def test_recall_finds_paraphrases_across_languages(filled: Kenning, query: str, expected: str) -> None:
+    hits = filled.recall(query, k=3)
+    assert hits[0].item.content == expected, [h.item.content for h in hits]
+
+
+def test_every_hit_has_a_score_and_a_reason(filled: Kenning) -> None:
+    hits = filled.recall("nginx timeout", k=5)
+    assert hits[0].item.content.startswith("nginx")
+    assert "words: nginx" in hits[0].why and "meaning" in hits[0].why
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
+    assert hits[0].to_dict()["id"] == hits[0].item.id
+
+
+def test_filters_by_kind_tags_and_confidence(kb: Kenning) -> None:
+    kb.remember("deploys go through ArgoCD", tags=["deploy", "k8s"], confidence=0.9)
+    kb.remember("deploys used to go through Jenkins", tags=["deploy"], confidence=0.3)
+    kb.lessons.record(action="deployed without canary", context="deploy", outcome="negative",
+                      insight="always canary first")
+    kb.entities.upsert("ArgoCD", kind="service", notes="GitOps deploy tool")
+    assert {h.item.kind for h in kb.recall("deploy", k=10)} == {"fact", "lesson", "entity"}
+    assert {h.item.kind for h in kb.recall("deploy", k=10, kinds=["lesson"])} == {"lesson"}
+    tagged = kb.recall("deploy", k=10, tags=["deploy", "k8s"])
+    assert [h.item.content for h in tagged] == ["deploys go through ArgoCD"]
+    sure = kb.recall("deploy", k=10, kinds="fact", min_confidence=0.5)
+    assert [h.item.content for h in sure] == ["deploys go through ArgoCD"]
+
+
+def test_time_range_filter(kb: Kenning) -> None:
+    kb.remember("the build is green")
+    assert kb.recall("build", k=5, until="2000-01-01") == []
+    assert len(kb.recall("build", k=5, since="2000-01-01")) == 1
+
+
+def test_recall_widens_when_filters_remove_the_best_candidates(kb: Kenning) -> None:
+    kb.remember_many([f"service {i} listens on port {8000 + i}" for i in range(120)])
+    kb.remember("the metrics port is 9090", tags=["rare"])
+    hits = kb.recall("port", k=1, tags=["rare"])
+    assert [h.item.content for h in hits] == ["the metrics port is 9090"]
+
+
+def test_empty_store_and_unmatched_words_give_empty_or_semantic_results(kb: Kenning) -> None:
+    assert kb.recall("anything at all", k=5) == []
+    kb.remember("彩虹有七种颜色")
+    hits = kb.recall("zzzz qqqq", k=5)
+    assert len(hits) == 1 and hits[0].lexical_rank is None
