@@ -106,12 +106,12 @@ class Entities:
             for alias in new_aliases:
                 holder = self.store.entity_rowid(scope, name_key(alias))
                 if holder is not None and holder != owner:
-                    other = item_from_row(self.store.get_rowid(holder))  # type: ignore[arg-type]
+                    other: Any = item_from_row(self.store.get_rowid(holder))  # type: ignore[arg-type]
                     raise Conflict(
                         f"alias {alias!r} already names entity {other.name!r} ({other.id}) in scope {scope!r}; "
                         "remove it there first or pick another alias"
                     )
-            merged = self._merge(before, clean_name, entity_kind, new_aliases, attrs, note)  # type: ignore[arg-type]
+            merged = _merge(before, clean_name, entity_kind, new_aliases, attrs, note)  # type: ignore[arg-type]
             text = render_entity(**merged)
             vec = self.embedder.embed_passages([text])[0]
             now = to_epoch(utcnow())
@@ -142,28 +142,28 @@ class Entities:
         self.store.mark_vectors_dirty()
         return entity  # type: ignore[return-value]
 
-    @staticmethod
-    def _merge(
-        before: Entity | None, name: str, entity_kind: str | None, aliases: list[str],
-        attributes: dict[str, Any], note: str,
-    ) -> dict[str, Any]:
-        if before is None:
-            keep = [a for a in dict.fromkeys(aliases) if name_key(a) != name_key(name)]
-            return {"name": name, "entity_kind": entity_kind or "", "aliases": tuple(keep),
-                    "attributes": attributes, "notes": note}
-        known = {name_key(before.name), *(name_key(a) for a in before.aliases)}
-        added = []
-        for alias in [name, *aliases]:
-            if name_key(alias) not in known:
-                known.add(name_key(alias))
-                added.append(alias)
-        notes = before.notes
-        if note and note not in notes:
-            notes = f"{notes}\n{note}" if notes else note
-        return {
-            "name": before.name,
-            "entity_kind": entity_kind or before.entity_kind,
-            "aliases": (*before.aliases, *added),
-            "attributes": {**before.attributes, **attributes},
-            "notes": notes,
-        }
+
+def _merge(
+    before: Entity | None, name: str, entity_kind: str | None, aliases: list[str],
+    attributes: dict[str, Any], note: str,
+) -> dict[str, Any]:
+    if before is None:
+        keep = [a for a in dict.fromkeys(aliases) if name_key(a) != name_key(name)]
+        return {"name": name, "entity_kind": entity_kind or "", "aliases": tuple(keep),
+                "attributes": attributes, "notes": note}
+    known = {name_key(before.name), *(name_key(a) for a in before.aliases)}
+    added = []
+    for alias in [name, *aliases]:
+        if name_key(alias) not in known:
+            known.add(name_key(alias))
+            added.append(alias)
+    notes = before.notes
+    if note and note not in notes:
+        notes = f"{notes}\n{note}" if notes else note
+    return {
+        "name": before.name,
+        "entity_kind": entity_kind or before.entity_kind,
+        "aliases": (*before.aliases, *added),
+        "attributes": {**before.attributes, **attributes},
+        "notes": notes,
+    }

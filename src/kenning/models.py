@@ -30,8 +30,8 @@ def _jsonable(value: Any) -> Any:
 
 class _Item:
     def to_dict(self) -> dict[str, Any]:
-        data = {"kind": self.kind, **asdict(self)}  # type: ignore[call-overload]
-        data["content"] = self.content  # type: ignore[attr-defined]
+        item: Any = self  # every subclass is a dataclass with .kind and .content
+        data = {"kind": item.kind, **asdict(item), "content": item.content}
         return {k: _jsonable(v) for k, v in data.items()}
 
 
