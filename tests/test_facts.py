@@ -170,3 +170,18 @@ def test_supersede_rejects_same_content_and_non_facts(kb: Kenning) -> None:
     lesson = kb.lessons.record(action="a", context="b", outcome="neutral", insight="c")
     with pytest.raises(InvalidInput, match="lesson"):
         kb.supersede(lesson.id, "something")
+
+
+def test_operations_by_id_can_be_confined_to_a_scope(kb: Kenning) -> None:
+    fact = kb.remember("alice's build machine is buildbox-7", scope="user:alice")
+    for call in (
+        lambda: kb.get(fact.id, scope="user:bob"),
+        lambda: kb.pin(fact.id, scope="user:bob"),
+        lambda: kb.supersede(fact.id, "changed", scope="user:bob"),
+        lambda: kb.history(fact.id, scope="user:bob"),
+        lambda: kb.delete(fact.id, scope="user:bob"),
+    ):
+        with pytest.raises(NotFound, match="user:bob"):
+            call()
+    assert kb.pin(fact.id, scope="user:alice").pinned
+    assert kb.get(fact.id).content == fact.content

@@ -151,31 +151,37 @@ class Kenning:
         )
         return recall(self.store, self.embedder, query, k=k, scope=check_scope(scope), filters=filters)
 
+    # Operations by id: ids are unique across scopes; pass ``scope`` to refuse an item of another one.
+
     def get(self, item_id: str, scope: str | None = None) -> Item:
         return self.facts.get(item_id, scope)
 
-    def supersede(self, old_id: str, new_content: str, *, reason: str = "", **overrides: Any) -> Fact:
-        return self.facts.supersede(old_id, new_content, reason=reason, **overrides)
+    def supersede(
+        self, old_id: str, new_content: str, *, reason: str = "", scope: str | None = None, **overrides: Any
+    ) -> Fact:
+        """A new fact replacing ``old_id`` (see ``Facts.supersede``)."""
+        return self.facts.supersede(old_id, new_content, reason=reason, scope=scope, **overrides)
 
-    def history(self, item_id: str) -> list[Fact]:
-        return self.facts.history(item_id)
+    def history(self, item_id: str, scope: str | None = None) -> list[Fact]:
+        return self.facts.history(item_id, scope)
 
     def forget_stale(
         self, days: float = 90, max_access: int = 1, *, scope: str | None = None, dry_run: bool = False
     ) -> list[Fact]:
+        """Remove idle, rarely recalled, unimportant facts (see ``Facts.forget_stale``)."""
         return self.facts.forget_stale(days, max_access, scope=scope, dry_run=dry_run)
 
-    def pin(self, item_id: str, reason: str = "") -> Fact:
-        return self.facts.pin(item_id, reason)
+    def pin(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Fact:
+        return self.facts.pin(item_id, reason, scope=scope)
 
-    def unpin(self, item_id: str, reason: str = "") -> Fact:
-        return self.facts.unpin(item_id, reason)
+    def unpin(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Fact:
+        return self.facts.unpin(item_id, reason, scope=scope)
 
-    def expire(self, item_id: str, when: When = None, reason: str = "") -> Fact:
-        return self.facts.expire(item_id, when, reason)
+    def expire(self, item_id: str, when: When = None, reason: str = "", *, scope: str | None = None) -> Fact:
+        return self.facts.expire(item_id, when, reason, scope=scope)
 
-    def delete(self, item_id: str, reason: str = "") -> Item:
-        return self.facts.delete(item_id, reason)
+    def delete(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Item:
+        return self.facts.delete(item_id, reason, scope=scope)
 
     # -- bookkeeping -----------------------------------------------------------------------------
 

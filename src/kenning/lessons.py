@@ -120,10 +120,10 @@ class Lessons:
         )
         return [item_from_row(r) for r in rows]  # type: ignore[misc]
 
-    def applied(self, lesson_id: str, reason: str = "") -> Lesson:
+    def applied(self, lesson_id: str, reason: str = "", *, scope: str | None = None) -> Lesson:
         """Count one more time an agent acted on this lesson."""
         row = self.store.get(str(lesson_id))
-        if row is None or row["kind"] != "lesson":
+        if row is None or row["kind"] != "lesson" or (scope is not None and row["scope"] != scope):
             raise NotFound(f"no lesson with id {lesson_id!r}; `kenning lesson find` lists them")
         before = item_from_row(row)
         with self.store.transaction():

@@ -241,26 +241,25 @@ class Facts:
 
     # -- reading --------------------------------------------------------------------------------
 
-    def _row(self, item_id: object) -> dict[str, Any]:
+    def _row(self, item_id: object, scope: str | None = None) -> dict[str, Any]:
+        """The row of ``item_id``; with ``scope``, an item of another scope is not found."""
         if not isinstance(item_id, str) or not item_id.strip():
             raise InvalidInput(f"an item id such as 'f_1a2b3c4d5e6f' is needed, got {item_id!r}")
         row = self.store.get(item_id.strip())
-        if row is None:
-            raise NotFound(f"no item with id {item_id!r}; `kenning recall` or `kenning stats` list what is stored")
+        if row is None or (scope is not None and row["scope"] != check_scope(scope)):
+            where = f" in scope {scope!r}" if scope is not None else ""
+            raise NotFound(f"no item with id {item_id!r}{where}; `kenning recall` or `kenning stats` list what is stored")
         return row
 
-    def _load(self, item_id: str) -> Item:
-        return item_from_row(self._row(item_id))
+    def _load(self, item_id: str, scope: str | None = None) -> Item:
+        return item_from_row(self._row(item_id, scope))
 
     def get(self, item_id: str, scope: str | None = None) -> Item:
-        """Any item by id; with ``scope``, an item of another scope is reported as not found."""
-        item = self._load(item_id)
-        if scope is not None and item.scope != check_scope(scope):
-            raise NotFound(f"no item with id {item_id!r} in scope {scope!r}")
-        return item
+        """Any item by id (ids are unique across scopes); with ``scope``, only from that scope."""
+        return self._load(item_id, scope)
 
-    def _fact(self, item_id: str) -> Fact:
-        item = self._load(item_id)
+    def _fact(self, item_id: str, scope: str | None = None) -> Fact:
+        item = self._load(item_id, scope)
         if not isinstance(item, Fact):
             raise InvalidInput(f"{item_id} is a {item.kind}, not a fact")
         return item
@@ -276,9 +275,9 @@ class Facts:
             seen.add(fact.id)
         return fact
 
-    def history(self, item_id: str) -> list[Fact]:
+    def history(self, item_id: str, scope: str | None = None) -> list[Fact]:
         """The whole supersede chain that ``item_id`` belongs to, oldest first."""
-        fact = self._fact(item_id)
+        fact = self._fact(item_id, scope)
         seen = {fact.id}
         while fact.supersedes and fact.supersedes not in seen:
             row = self.store.get(fact.supersedes)
@@ -296,14 +295,16 @@ class Facts:
 
     # -- changing -------------------------------------------------------------------------------
 
-    def supersede(self, old_id: str, new_content: str, *, reason: str = "", **overrides: Any) -> Fact:
+    def supersede(
+        self, old_id: str, new_content: str, *, reason: str = "", scope: str | None = None, **overrides: Any
+    ) -> Fact:
         """Replace a fact by a new one; the old one keeps ``superseded_by`` and leaves recall.
 
         ``overrides`` (tags, category, confidence, importance, expires_at, source) default to the
         old fact's values. Superseding a fact that is already superseded is a ``Conflict`` naming the
         current head, which is what the caller should supersede instead.
         """
-        old = self._fact(old_id)
+        old = self._fact(old_id, scope)
         if old.superseded_by:
             head = self.head_of(old)
             raise Conflict(
@@ -338,8 +339,8 @@ class Facts:
             audit.record(self.store, "superseded", before=old, after=self._load(old.id), actor=self.actor, reason=reason)
         return new
 
-    def _set(self, item_id: str, action: str, changes: dict[str, Any], reason: str) -> Item:
-        row = self._row(item_id)
+    def _set(self, item_id: str, action: str, changes: dict[str, Any], reason: str, scope: str | None) -> Item:
+        row = self._row(item_id, scope)
         before = item_from_row(row)
         with self.store.transaction():
             self.store.update_item(row["rowid"], {**changes, "updated_at": to_epoch(utcnow())})
@@ -347,24 +348,24 @@ class Facts:
             audit.record(self.store, action, before=before, after=after, actor=self.actor, reason=reason)
         return after
 
-    def pin(self, item_id: str, reason: str = "") -> Fact:
+    def pin(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Fact:
         """Pinned facts are never forgotten automatically."""
-        self._fact(item_id)
-        return self._set(item_id, "pin", {"pinned": True}, reason)  # type: ignore[return-value]
+        self._fact(item_id, scope)
+        return self._set(item_id, "pin", {"pinned": True}, reason, scope)  # type: ignore[return-value]
 
-    def unpin(self, item_id: str, reason: str = "") -> Fact:
-        self._fact(item_id)
-        return self._set(item_id, "unpin", {"pinned": False}, reason)  # type: ignore[return-value]
+    def unpin(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Fact:
+        self._fact(item_id, scope)
+        return self._set(item_id, "unpin", {"pinned": False}, reason, scope)  # type: ignore[return-value]
 
-    def expire(self, item_id: str, when: When = None, reason: str = "") -> Fact:
+    def expire(self, item_id: str, when: When = None, reason: str = "", *, scope: str | None = None) -> Fact:
         """Set (or with ``when=None``, set to now) the time a fact leaves recall."""
-        self._fact(item_id)
+        self._fact(item_id, scope)
         at = parse_when(when, "expires_at") or utcnow()
-        return self._set(item_id, "expire", {"expires_at": to_epoch(at)}, reason)  # type: ignore[return-value]
+        return self._set(item_id, "expire", {"expires_at": to_epoch(at)}, reason, scope)  # type: ignore[return-value]
 
-    def delete(self, item_id: str, reason: str = "") -> Item:
+    def delete(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Item:
         """Remove any item for good (its last state stays in the audit log)."""
-        row = self._row(item_id)
+        row = self._row(item_id, scope)
         item = item_from_row(row)
         with self.store.transaction():
             self.store.delete_item(row["rowid"])

@@ -131,13 +131,13 @@ def recall(
     terms = query_terms(query)
     match = fts_match_expression(terms)
     qvec = embedder.embed_query(query)
-    total, df = store.doc_freq(terms)
-    idf = {t: _idf(total, df.get(t, 0)) for t in terms}
+    vectors = store.fresh_vectors()
+    df = store.doc_freq(terms)
+    idf = {t: _idf(len(vectors), df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
     where, params = filters.sql(now)
     pool = max(50, 4 * k)
     while True:
-        vectors = store.fresh_vectors()
         dense = vectors.search(qvec, scope, filters.kinds, pool)
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
         evidence = _Evidence.collect(terms, idf, dense, lexical)

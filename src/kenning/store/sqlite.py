@@ -224,14 +224,15 @@ class SQLiteStore:
             rows = self._conn.execute(sql, [match, scope, *(kinds or []), limit]).fetchall()
         return [(int(r[0]), float(r[1]), str(r[2])) for r in rows]
 
-    def doc_freq(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """Number of indexed documents, and in how many of them each term occurs (all scopes)."""
+    def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
+        """In how many indexed documents (of all scopes) each term occurs."""
+        if not terms:
+            return {}
         with self._lock:
-            (total,) = self._conn.execute("SELECT count(*) FROM vectors").fetchone()
             rows = self._conn.execute(
                 f"SELECT term, doc FROM items_vocab WHERE term IN ({', '.join('?' * len(terms))})", list(terms)
-            ).fetchall() if terms else []
-        return int(total), {str(t): int(d) for t, d in rows}
+            ).fetchall()
+        return {str(t): int(d) for t, d in rows}
 
     def fresh_vectors(self) -> VectorCache:
         """The vector cache, first brought up to date with commits from any connection."""

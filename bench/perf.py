@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Speed of the embedded default at 10k and 100k facts: ingest, recall, cached recall, BM25.
+
+    python bench/perf.py                       # 10k and 100k facts (100k ingest takes ~10 min)
+    python bench/perf.py --sizes 10000 --queries 300
+    python bench/perf.py --keep bench/results/perf-stores   # reuse stores between runs
+
+The facts are real sentences from the public sets in ../shared/bench (LoCoMo turns, MemDaily
+messages, LCQMC / PAWS-X sentences, XQuAD paragraphs, tool descriptions): English and Chinese mixed,
+deduplicated, shuffled with a fixed seed. Queries are real questions from the same sets.
+
+Printed per size: ingest throughput (remember_many, batched), recall latency p50/p95 with a fresh
+query (embedding included), with a repeated query (served from the embedding cache, i.e. recall
+without the embedding step), the query embedding alone, and a BM25 baseline (FTS5 MATCH + bm25
+over the same index, no embedding). Peak memory (max RSS) of the process is shown at the end.
+Run it on an otherwise idle machine; compare rows of one run, not runs of different days.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from kenning import Kenning  # noqa: E402
+from kenning.embed import default_embedder  # noqa: E402
+from kenning.text import fts_match_expression, query_terms  # noqa: E402
+
+console = Console()
+
+
+def load_recipes(data: Path):  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(data))
+    import recipes  # type: ignore[import-not-found]
+
+    return recipes
+
+
+def build_corpus(recipes, size: int, seed: int = 0) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    """Up to ``size`` distinct real sentences, and a pool of real questions."""
+    texts: dict[str, None] = {}
+    questions: list[str] = []
+    task_sets = [
+        recipes.load_locomo(),
+        recipes.load_memdaily(),
+        recipes.load_seal_tools(),
+        recipes.load_xquad("zh", "zh"),
+        recipes.load_xquad("en", "en"),
+    ]
+    for tasks in task_sets:
+        for task in tasks:
+            texts.update(dict.fromkeys(t.strip() for t in task["corpus"].values() if t.strip()))
+            questions.extend(q[1] for q in task["queries"])
+    for name in ("lcqmc_test", "pawsx_zh_test"):
+        for task in recipes.load_csts_retrieval(name):
+            texts.update(dict.fromkeys(t.strip() for t in task["corpus"].values() if t.strip()))
+    pool = list(texts)
+    rng = random.Random(seed)
+    rng.shuffle(pool)
+    if len(pool) < size:
+        console.print(f"[yellow]only {len(pool):,} distinct sentences available; using all of them[/]")
+    return pool[:size], questions
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def timed(fn, items: list[str]) -> list[float]:  # type: ignore[no-untyped-def]
+    out = []
+    for item in items:
+        start = time.perf_counter()
+        fn(item)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def ingest(kb: Kenning, texts: list[str]) -> float:
+    start = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"ingest {len(texts):,} facts", total=len(texts))
+        for i in range(0, len(texts), 2000):
+            kb.remember_many(texts[i : i + 2000], progress=lambda n: progress.advance(task, n))
+    return time.perf_counter() - start
+
+
+def bm25_search(kb: Kenning, query: str, k: int = 10) -> list[int]:
+    match = fts_match_expression(query_terms(query))
+    return [r[0] for r in kb.store.lexical(match, "default", None, k)] if match else []
+
+
+def measure(size: int, texts: list[str], questions: list[str], n_queries: int, keep: Path | None) -> dict:
+    home = (keep / f"store-{size}") if keep else Path(tempfile.mkdtemp(prefix=f"kenning-perf-{size}-"))
+    embedder = default_embedder()
+    with Kenning.open(home, embedder=embedder) as kb:
+        stored = sum(c["total"] for c in kb.stats()["counts"])
+        ingest_s = None
+        if stored < len(texts):
+            ingest_s = ingest(kb, texts[stored:])
+            ingested = len(texts) - stored
+        rng = random.Random(size)
+        fresh = rng.sample(questions, n_queries)
+        kb.recall("warm up the caches", k=10)
+        cold = timed(lambda q: kb.recall(q, k=10), fresh)  # every query new: embedding included
+        cached = timed(lambda q: kb.recall(q, k=10), fresh)  # the same queries again: cache hits
+        embed_only = timed(embedder.embed_query, [q + " (uncached)" for q in fresh[:100]])
+        bm25 = timed(lambda q: bm25_search(kb, q), fresh)
+        total = sum(c["total"] for c in kb.stats()["counts"])
+    return {
+        "size": size,
+        "stored": total,
+        "ingest_per_s": (ingested / ingest_s) if ingest_s else None,
+        "recall_p50": percentile(cold, 0.5),
+        "recall_p95": percentile(cold, 0.95),
+        "cached_p50": percentile(cached, 0.5),
+        "cached_p95": percentile(cached, 0.95),
+        "embed_p50": percentile(embed_only, 0.5),
+        "embed_p95": percentile(embed_only, 0.95),
+        "bm25_p50": percentile(bm25, 0.5),
+        "bm25_p95": percentile(bm25, 0.95),
+        "recall_qps": 1000 / statistics.mean(cold),
+        "bm25_qps": 1000 / statistics.mean(bm25),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "bench")
+    parser.add_argument("--keep", type=Path, help="keep (and reuse) the stores in this folder")
+    parser.add_argument("--json", type=Path, help="write the numbers here")
+    args = parser.parse_args()
+
+    recipes = load_recipes(args.data)
+    texts, questions = build_corpus(recipes, max(args.sizes))
+    embedder = default_embedder()
+    console.print(f"embedder {embedder.name}, {embedder.threads} threads; {len(questions):,} questions to sample; "
+                  f"corpus {len(texts):,} distinct sentences")
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    results = [measure(size, texts[:size], questions, args.queries, args.keep) for size in args.sizes]
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    table = Table(title=f"kenning speed (k=10, {args.queries} queries per size; ms unless noted)")
+    table.add_column("metric")
+    for r in results:
+        table.add_column(f"{r['stored']:,} facts", justify="right")
+    rows = [
+        ("ingest, facts/s (remember_many)", "ingest_per_s", "{:.0f}"),
+        ("recall p50 (new query)", "recall_p50", "{:.1f}"),
+        ("recall p95 (new query)", "recall_p95", "{:.1f}"),
+        ("recall p50 (repeated: cached embedding)", "cached_p50", "{:.1f}"),
+        ("recall p95 (repeated: cached embedding)", "cached_p95", "{:.1f}"),
+        ("query embedding alone p50", "embed_p50", "{:.1f}"),
+        ("query embedding alone p95", "embed_p95", "{:.1f}"),
+        ("BM25 baseline p50 (FTS5, no embedding)", "bm25_p50", "{:.2f}"),
+        ("BM25 baseline p95", "bm25_p95", "{:.2f}"),
+        ("recall throughput, queries/s", "recall_qps", "{:.0f}"),
+        ("BM25 throughput, queries/s", "bm25_qps", "{:.0f}"),
+    ]
+    for label, key, fmt in rows:
+        table.add_row(label, *[("—" if r[key] is None else fmt.format(r[key])) for r in results])
+    console.print(table)
+    console.print(f"peak memory (max RSS of this process): {peak_mb:,.0f} MB")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"results": results, "peak_rss_mb": peak_mb}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
