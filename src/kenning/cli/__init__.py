@@ -1,0 +1,99 @@
+"""The ``kenning`` command line: a thin face over ``kenning.api.Kenning``.
+
+Each command parses its arguments, calls one library method and prints a rich table, or JSON with
+``--json``. The store is opened lazily by the commands that need it (``state.open_kenning``), so
+``kenning --help`` and ``kenning path`` stay fast. Errors are translated in exactly one place,
+``translated_errors``: a one-line message on stderr, exit 2 for bad input, 1 for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kenning.errors import InvalidInput, KenningError
+
+from . import admin, demo, entities, facts, lessons
+from .state import State
+
+
+class CliError(click.ClickException):
+    """A one-line ``Error: …`` on stderr; exit code 1."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.split()))
+
+
+class CliUsageError(CliError):
+    """Bad input: exit code 2, as click uses for usage errors."""
+
+    exit_code = 2
+
+
+@contextmanager
+def translated_errors() -> Iterator[None]:
+    """The one place where errors become a one-line ``Error: …`` and an exit code: 2 for bad input
+    (InvalidInput, click usage errors), 1 for every other KenningError. No traceback for either."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `kenning lesson` alone shows that group's help, as click does
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        raise CliUsageError(exc.format_message() + hint) from None
+    except InvalidInput as exc:
+        raise CliUsageError(str(exc)) from None
+    except KenningError as exc:
+        raise CliError(str(exc)) from None
+
+
+class KenningGroup(click.Group):
+    """The root group: parsing its own options and running every subcommand go through
+    ``translated_errors``."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        with translated_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with translated_errors():
+            return super().invoke(ctx)
+
+
+@click.group(cls=KenningGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data directory (default: $KENNING_HOME, else ~/.kenning).",
+)
+@click.version_option(package_name="kenning")
+@click.pass_context
+def cli(ctx: click.Context, home: Path | None) -> None:
+    """Lasting memory for AI agents: facts, lessons and entities, recalled by words and meaning
+    in English and Chinese.
+
+    \b
+    Example:
+      kenning remember "nginx proxy_read_timeout defaults to 60s" --tag nginx
+      kenning recall "websocket drops after a minute"
+      kenning demo
+    """
+    ctx.obj = State(home)
+
+
+for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *admin.COMMANDS, demo.demo):
+    cli.add_command(_command)
+
+
+def main() -> None:
+    """The console script."""
+    cli(prog_name="kenning")
+
+
+__all__ = ["cli", "main", "CliError", "CliUsageError", "KenningGroup"]

@@ -1,0 +1,122 @@
+"""Looking after a data directory: audit, stats, path, reindex."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from kenning.config import Settings, load_settings
+
+from . import output
+from .state import home_of, json_option, open_kenning, pass_kenning
+
+if TYPE_CHECKING:
+    from kenning.api import Kenning
+
+
+def data_paths(settings: Settings) -> dict[str, str]:
+    """What ``Kenning.paths()`` lists, from the settings alone: no database, no embedder."""
+    db = settings.db_path
+    return {
+        "home": str(settings.home),
+        "config": str(settings.config_path),
+        "database": str(db),
+        "database WAL": f"{db}-wal",
+        "database shared memory": f"{db}-shm",
+    }
+
+
+@click.command()
+@json_option
+@click.pass_context
+def path(ctx: click.Context, as_json: bool) -> None:
+    """Show where the data directory's files are.
+
+    Needs no database and no embedder, so it works even when the store cannot be opened.
+
+    \b
+    Example:
+      kenning --home /tmp/kb path --json
+    """
+    paths = data_paths(load_settings(home_of(ctx)))
+    if as_json:
+        output.print_json(paths)
+        return
+    rows = [(name, where, "yes" if Path(where).exists() else "no") for name, where in paths.items()]
+    output.show(output.table("Where kenning keeps its data", ("what", "path", "exists"), rows))
+
+
+@click.command()
+@click.option("--item", "item_id", metavar="ID", help="Only entries about this item.")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
+@json_option
+@pass_kenning
+def audit(kb: Kenning, item_id: str | None, limit: int, as_json: bool) -> None:
+    """Show the audit log, newest first.
+
+    Every change to the store: what it was, before and after, who made it and why.
+
+    \b
+    Example:
+      kenning audit --item f_1a2b3c4d5e6f --limit 10
+    """
+    entries = kb.audit(item_id, limit)
+    if as_json:
+        output.print_json([entry.to_dict() for entry in entries])
+        return
+    output.show(output.audit_table(entries))
+
+
+@click.command()
+@click.option("--scope", help="Only this scope (default: every scope).")
+@json_option
+@pass_kenning
+def stats(kb: Kenning, scope: str | None, as_json: bool) -> None:
+    """Count stored items per scope and kind.
+
+    Also shows the data directory, the embedder that wrote the vectors and the schema version.
+
+    \b
+    Example:
+      kenning stats --scope default
+    """
+    data = kb.stats(scope)
+    if as_json:
+        output.print_json(data)
+        return
+    summary = [(k, v) for k, v in data.items() if k != "counts"]
+    counts = [(c["scope"], c["kind"], c["total"], c["current"], c["pinned"]) for c in data["counts"]]
+    output.show(
+        output.table("Store", ("what", "value"), summary),
+        output.table("Items", ("scope", "kind", "total", "current", "pinned"), counts),
+    )
+
+
+@click.command()
+@json_option
+@click.pass_context
+def reindex(ctx: click.Context, as_json: bool) -> None:
+    """Re-embed every item with the configured embedder.
+
+    Run it after changing the embedder in kenning.toml or the environment.
+
+    \b
+    Example:
+      KENNING_EMBEDDER=openai kenning reindex
+    """
+    kb = open_kenning(ctx, allow_embedder_change=True)
+    total = sum(int(c["total"]) for c in kb.stats()["counts"])
+    columns = (TextColumn("re-embedding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=output.console(stderr=True), disable=as_json) as bar:
+        task = bar.add_task("reindex", total=total)
+        done = kb.reindex(progress=lambda n: bar.advance(task, n))
+    if as_json:
+        output.print_json({"reindexed": done, "embedder": kb.embedder.name})
+        return
+    output.show(f"Re-embedded {done} item{'' if done == 1 else 's'} with {kb.embedder.name}.")
+
+
+COMMANDS = (audit, stats, path, reindex)
