@@ -126,6 +126,14 @@ def test_pin_and_unpin_toggle_the_flag() -> None:
     assert run_json("unpin", fact["id"])["pinned"] is False
 
 
+def test_operations_by_id_refuse_an_item_of_another_scope() -> None:
+    fact = run_json("remember", "a fact of project web", "--scope", "project:web")
+    for args in (["show"], ["pin"], ["history"], ["expire"], ["delete", "--yes"]):
+        result = run(args[0], fact["id"], *args[1:], "--scope", "project:api", ok=False)
+        assert result.exit_code == 1, args
+    assert run_json("show", fact["id"], "--scope", "project:web")["scope"] == "project:web"
+
+
 def test_delete_without_a_terminal_needs_yes() -> None:
     fact = run_json("remember", "a fact to delete")
     result = run("delete", fact["id"], ok=False)

@@ -78,13 +78,15 @@ class Tour:
         old = self.facts["staging"]
         new = self.kb.supersede(old.id, "The staging database moved to db-staging-02", reason="migration")
         self.facts["staging (new)"] = new
-        self.out.print(output.facts_table(self.kb.history(new.id), f"history {new.id} (oldest first)", output.HISTORY_COLUMNS))
+        chain = self.kb.history(new.id)
+        self.out.print(output.facts_table(chain, f"history {new.id} (oldest first)", output.HISTORY_COLUMNS))
         hits = self.kb.recall("which host runs the staging database", k=1, kinds="fact")
         self.out.print(output.hits_table(hits, "recall 'which host runs the staging database' (current version only)"))
 
     def expiry(self) -> None:
         self.heading("4. Expiry: a fact whose time has passed leaves recall")
-        wifi = self.facts["wifi"] = self.kb.remember("The guest wifi password this week is tulip-42", expires_at="7d", source="demo")
+        wifi = self.kb.remember("The guest wifi password this week is tulip-42", expires_at="7d", source="demo")
+        self.facts["wifi"] = wifi
         query = "guest wifi password"
         rows = [("before expiry", self._finds(query, wifi.id, False))]
         self.kb.expire(wifi.id, reason="password rotated")

@@ -11,7 +11,7 @@ import click
 from kenning.models import CATEGORIES, KINDS
 
 from . import output
-from .state import WHEN, WHEN_AGO, json_option, pass_kenning, scope_option
+from .state import WHEN, WHEN_AGO, id_scope_option, json_option, pass_kenning, scope_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -89,7 +89,7 @@ def recall(
 
 @click.command(name="show")
 @click.argument("item_id", metavar="ID")
-@click.option("--scope", help="Report the item as missing unless it is in this scope.")
+@id_scope_option
 @json_option
 @pass_kenning
 def show_item(kb: Kenning, item_id: str, scope: str | None, as_json: bool) -> None:
@@ -110,9 +110,10 @@ def show_item(kb: Kenning, item_id: str, scope: str | None, as_json: bool) -> No
 @click.argument("item_id", metavar="ID")
 @click.argument("new_text")
 @click.option("--reason", default="", help="Why it changed (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def supersede(kb: Kenning, item_id: str, new_text: str, reason: str, as_json: bool) -> None:
+def supersede(kb: Kenning, item_id: str, new_text: str, reason: str, scope: str | None, as_json: bool) -> None:
     """Replace fact ID by NEW_TEXT, keeping the history.
 
     The old version leaves recall; `kenning history` still shows it.
@@ -121,7 +122,7 @@ def supersede(kb: Kenning, item_id: str, new_text: str, reason: str, as_json: bo
     Example:
       kenning supersede f_1a2b3c4d5e6f "The staging database moved to db-02" --reason migration
     """
-    fact = kb.supersede(item_id, new_text, reason=reason)
+    fact = kb.supersede(item_id, new_text, reason=reason, scope=scope)
     if as_json:
         output.print_json(fact.to_dict())
         return
@@ -130,16 +131,17 @@ def supersede(kb: Kenning, item_id: str, new_text: str, reason: str, as_json: bo
 
 @click.command()
 @click.argument("item_id", metavar="ID")
+@id_scope_option
 @json_option
 @pass_kenning
-def history(kb: Kenning, item_id: str, as_json: bool) -> None:
+def history(kb: Kenning, item_id: str, scope: str | None, as_json: bool) -> None:
     """Show every version of a fact, oldest first.
 
     \b
     Example:
       kenning history f_1a2b3c4d5e6f
     """
-    chain = kb.history(item_id)
+    chain = kb.history(item_id, scope)
     if as_json:
         output.print_json([fact.to_dict() for fact in chain])
         return
@@ -175,16 +177,17 @@ def forget(kb: Kenning, days: float, max_access: int, scope: str | None, dry_run
 @click.command()
 @click.argument("item_id", metavar="ID")
 @click.option("--reason", default="", help="Why (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def pin(kb: Kenning, item_id: str, reason: str, as_json: bool) -> None:
+def pin(kb: Kenning, item_id: str, reason: str, scope: str | None, as_json: bool) -> None:
     """Pin a fact so that `forget` never removes it.
 
     \b
     Example:
       kenning pin f_1a2b3c4d5e6f --reason "asked to keep"
     """
-    fact = kb.pin(item_id, reason)
+    fact = kb.pin(item_id, reason, scope=scope)
     if as_json:
         output.print_json(fact.to_dict())
         return
@@ -194,9 +197,10 @@ def pin(kb: Kenning, item_id: str, reason: str, as_json: bool) -> None:
 @click.command()
 @click.argument("item_id", metavar="ID")
 @click.option("--reason", default="", help="Why (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def unpin(kb: Kenning, item_id: str, reason: str, as_json: bool) -> None:
+def unpin(kb: Kenning, item_id: str, reason: str, scope: str | None, as_json: bool) -> None:
     """Unpin a fact; `forget` may remove it again.
 
     Only once it is stale: idle, rarely recalled and not important.
@@ -205,7 +209,7 @@ def unpin(kb: Kenning, item_id: str, reason: str, as_json: bool) -> None:
     Example:
       kenning unpin f_1a2b3c4d5e6f
     """
-    fact = kb.unpin(item_id, reason)
+    fact = kb.unpin(item_id, reason, scope=scope)
     if as_json:
         output.print_json(fact.to_dict())
         return
@@ -216,9 +220,10 @@ def unpin(kb: Kenning, item_id: str, reason: str, as_json: bool) -> None:
 @click.argument("item_id", metavar="ID")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--reason", default="", help="Why (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def delete(kb: Kenning, item_id: str, yes: bool, reason: str, as_json: bool) -> None:
+def delete(kb: Kenning, item_id: str, yes: bool, reason: str, scope: str | None, as_json: bool) -> None:
     """Delete an item for good.
 
     Its last state stays in the audit log. Asks first unless --yes is given.
@@ -228,11 +233,11 @@ def delete(kb: Kenning, item_id: str, yes: bool, reason: str, as_json: bool) -> 
       kenning delete f_1a2b3c4d5e6f --yes
     """
     if not yes:
-        item = kb.get(item_id)
+        item = kb.get(item_id, scope)
         if not sys.stdin.isatty():
             raise click.UsageError(f"refusing to delete {item.kind} {item.id} without confirmation; pass --yes")
         click.confirm(f"Delete {item.kind} {item.id} ({output.truncate(item.content, 60)!r})?", abort=True)
-    item = kb.delete(item_id, reason)
+    item = kb.delete(item_id, reason, scope=scope)
     if as_json:
         output.print_json(item.to_dict())
         return
@@ -243,9 +248,10 @@ def delete(kb: Kenning, item_id: str, yes: bool, reason: str, as_json: bool) -> 
 @click.argument("item_id", metavar="ID")
 @click.option("--at", "at", type=WHEN, help="When it leaves recall: a date or a duration from now (default: now).")
 @click.option("--reason", default="", help="Why (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def expire(kb: Kenning, item_id: str, at: datetime | None, reason: str, as_json: bool) -> None:
+def expire(kb: Kenning, item_id: str, at: datetime | None, reason: str, scope: str | None, as_json: bool) -> None:
     """Set when a fact stops being true (default: now).
 
     An expired fact leaves recall and goes at the next `kenning forget`.
@@ -254,7 +260,7 @@ def expire(kb: Kenning, item_id: str, at: datetime | None, reason: str, as_json:
     Example:
       kenning expire f_1a2b3c4d5e6f --at 2026-12-31
     """
-    fact = kb.expire(item_id, at, reason)
+    fact = kb.expire(item_id, at, reason, scope=scope)
     if as_json:
         output.print_json(fact.to_dict())
         return

@@ -9,7 +9,7 @@ import click
 from kenning.models import OUTCOMES
 
 from . import output
-from .state import json_option, pass_kenning, scope_option
+from .state import id_scope_option, json_option, pass_kenning, scope_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -86,16 +86,17 @@ def find(
 @lesson.command()
 @click.argument("lesson_id", metavar="ID")
 @click.option("--reason", default="", help="Why (kept in the audit log).")
+@id_scope_option
 @json_option
 @pass_kenning
-def applied(kb: Kenning, lesson_id: str, reason: str, as_json: bool) -> None:
+def applied(kb: Kenning, lesson_id: str, reason: str, scope: str | None, as_json: bool) -> None:
     """Count one more time that a lesson was acted on.
 
     \b
     Example:
       kenning lesson applied l_1a2b3c4d5e6f
     """
-    item = kb.lessons.applied(lesson_id, reason)
+    item = kb.lessons.applied(lesson_id, reason, scope=scope)
     if as_json:
         output.print_json(item.to_dict())
         return

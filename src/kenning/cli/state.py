@@ -90,4 +90,5 @@ WHEN = When()
 WHEN_AGO = When(past=True)
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+id_scope_option = click.option("--scope", help="Refuse the item unless it is in this scope.")
 scope_option = click.option("--scope", default="default", show_default=True, help="Memory scope, e.g. 'user:alice'.")
