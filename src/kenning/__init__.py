@@ -6,7 +6,8 @@
         kb.recall("what kind of report does the boss like")
 """
 
-from .api import Kenning
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     Conflict,
     EmbedderError,
@@ -19,7 +20,19 @@ from .errors import (
 )
 from .models import AuditEntry, Entity, Fact, Hit, Lesson
 
+if TYPE_CHECKING:
+    from .api import Kenning
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # `Kenning` pulls in numpy and the store: imported on first use, so `kenning --help` stays quick
+    if name == "Kenning":
+        from .api import Kenning
+
+        return Kenning
+    raise AttributeError(f"module 'kenning' has no attribute {name!r}")
 
 __all__ = [
     "Kenning",

@@ -82,7 +82,9 @@ class Kenning:
     def __enter__(self) -> Kenning:
         return self
 
-    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     # -- facts ---------------------------------------------------------------------------------
@@ -138,14 +140,15 @@ class Kenning:
         """The ``k`` items of ``scope`` that best match ``query`` by words and meaning, best first.
 
         Each hit has ``.item``, ``.score`` and ``.why``. ``tags`` keeps items carrying all of them;
-        ``since``/``until`` bound the creation time. Returned items count as accessed.
+        ``since``/``until`` bound the creation time (a date, or a duration meaning that long ago:
+        ``since="7d"``). Returned items count as accessed.
         """
         filters = Filters(
             kinds=check_kinds(kinds),
             tags=tuple(check_tags(tags)),
             min_confidence=None if min_confidence is None else check_unit(min_confidence, "min_confidence"),
-            since=parse_when(since, "since"),
-            until=parse_when(until, "until"),
+            since=parse_when(since, "since", past=True),
+            until=parse_when(until, "until", past=True),
             include_superseded=bool(include_superseded),
             include_expired=bool(include_expired),
         )
@@ -187,6 +190,8 @@ class Kenning:
 
     def audit(self, item_id: str | None = None, limit: int = 50) -> list[AuditEntry]:
         """The newest audit entries (about ``item_id`` when given)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
         return audit.entries(self.store, item_id, limit)
 
     def stats(self, scope: str | None = None) -> dict[str, Any]:
@@ -205,15 +210,7 @@ class Kenning:
 
     def paths(self) -> dict[str, str]:
         """Every file and folder kenning keeps in the data directory."""
-        home = self.home
-        db = self.settings.db_path
-        return {
-            "home": str(home),
-            "config": str(self.settings.config_path),
-            "database": str(db),
-            "database WAL": f"{db}-wal",
-            "database shared memory": f"{db}-shm",
-        }
+        return self.settings.paths()
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> int:
         """Re-embed every item with the current embedder; returns how many were embedded."""

@@ -56,6 +56,17 @@ class Settings:
     def config_path(self) -> Path:
         return self.home / CONFIG_FILE
 
+    def paths(self) -> dict[str, str]:
+        """Every file and folder kenning keeps in the data directory (nothing is opened)."""
+        db = str(self.db_path)
+        return {
+            "home": str(self.home),
+            "config": str(self.config_path),
+            "database": db,
+            "database WAL": f"{db}-wal",
+            "database shared memory": f"{db}-shm",
+        }
+
 
 def _read_toml(path: Path) -> dict[str, object]:
     if not path.exists():

@@ -364,14 +364,39 @@ class Facts:
         return self._set(item_id, "expire", {"expires_at": to_epoch(at)}, reason, scope)  # type: ignore[return-value]
 
     def delete(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Item:
-        """Remove any item for good (its last state stays in the audit log)."""
+        """Remove any item for good (its last state stays in the audit log).
+
+        A fact in a supersede chain is cut out of it: its predecessor now points to its successor,
+        or, when the deleted fact was the current version, the predecessor becomes current again.
+        """
         row = self._row(item_id, scope)
         item = item_from_row(row)
         with self.store.transaction():
             self.store.delete_item(row["rowid"])
+            if isinstance(item, Fact):
+                self._relink(item, reason)
             audit.record(self.store, "delete", before=item, actor=self.actor, reason=reason)
         self.store.mark_vectors_dirty()
         return item
+
+    def _relink(self, gone: Fact, reason: str) -> None:
+        """Close the gap a deleted fact leaves in its supersede chain."""
+        prev = self.store.get(gone.supersedes) if gone.supersedes else None
+        succ = self.store.get(gone.superseded_by) if gone.superseded_by else None
+        if succ is not None:
+            self._audited_update(succ, {"supersedes": prev["id"] if prev else None}, reason)
+        if prev is not None:
+            successor = succ["id"] if succ else None
+            if successor is None:  # the predecessor becomes current, unless its text is current elsewhere
+                twin = self.store.find_current(prev["scope"], "fact", prev["content_key"])
+                successor = twin["id"] if twin else None
+            self._audited_update(prev, {"superseded_by": successor}, reason)
+
+    def _audited_update(self, row: dict[str, Any], changes: dict[str, Any], reason: str) -> None:
+        before = item_from_row(row)
+        self.store.update_item(row["rowid"], {**changes, "updated_at": to_epoch(utcnow())})
+        after = self._load(before.id)
+        audit.record(self.store, "relink", before=before, after=after, actor=self.actor, reason=reason)
 
     def forget_stale(
         self,

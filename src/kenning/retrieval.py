@@ -28,7 +28,7 @@ from .errors import InvalidInput
 from .models import KINDS, Hit
 from .records import item_from_row
 from .store import Store
-from .text import fts_match_expression, query_terms
+from .text import fts_match_expression, query_words
 from .timeutil import to_epoch, utcnow
 
 LEXICAL_WEIGHT = 0.6
@@ -128,7 +128,8 @@ def recall(
     query = check_query(query)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
         raise InvalidInput(f"k must be a whole number from 1 to 1000, got {k!r}")
-    terms = query_terms(query)
+    words = query_words(query)
+    terms = list(words)
     match = fts_match_expression(terms)
     qvec = embedder.embed_query(query)
     vectors = store.fresh_vectors()
@@ -140,7 +141,7 @@ def recall(
     while True:
         dense = vectors.search(qvec, scope, filters.kinds, pool)
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
-        evidence = _Evidence.collect(terms, idf, dense, lexical)
+        evidence = _Evidence.collect(words, idf, dense, lexical)
         evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
         hits = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
@@ -164,21 +165,21 @@ class _Evidence:
     @classmethod
     def collect(
         cls,
-        terms: list[str],
+        words: dict[str, str],
         idf: dict[str, float],
         dense: list[tuple[int, float]],
         lexical: list[tuple[int, float, str]],
     ) -> _Evidence:
-        words = {}
+        matched = {}
         for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
-            share, found = _word_evidence(terms, idf, body)
+            share, found = _word_evidence(list(words), idf, body)
             if found:
-                words[rowid] = (share, found, rank)
+                matched[rowid] = (share, [words[t] for t in found], rank)
         cos = [c for _, c in dense]
         return cls(
             cosine=dict(dense),
             dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
-            words=words,
+            words=matched,
             lo=min(cos, default=0.0),
             hi=max(cos, default=1.0),
         )

@@ -131,11 +131,20 @@ def segment(text: str) -> str:
     return " ".join(stem(t) for t in tokens(text))
 
 
-def query_terms(query: str) -> list[str]:
-    """Distinct index terms of a query, stopwords dropped (unless nothing else is left)."""
+def query_words(query: str) -> dict[str, str]:
+    """The distinct index terms of a query (stopwords dropped unless nothing else is left), each
+    mapped to the word of the query it came from, for showing people why something matched."""
     toks = list(dict.fromkeys(t.lower() for t in tokens(query)))
     kept = [t for t in toks if t not in STOPWORDS] or toks
-    return list(dict.fromkeys(stem(t) for t in kept))
+    out: dict[str, str] = {}
+    for word in kept:
+        out.setdefault(stem(word), word)
+    return out
+
+
+def query_terms(query: str) -> list[str]:
+    """The distinct index terms of a query, as the lexical index spells them."""
+    return list(query_words(query))
 
 
 def fts_match_expression(terms: list[str]) -> str | None:

@@ -33,9 +33,12 @@ def parse_duration(text: str) -> timedelta:
     return timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
 
 
-def parse_when(value: datetime | date | str | float | int | None, what: str = "time") -> datetime | None:
-    """A point in time from a datetime, a date, an ISO 8601 string, epoch seconds, or a duration from
-    now ("7d", "+12h"). Naive times are taken as UTC."""
+def parse_when(
+    value: datetime | date | str | float | int | None, what: str = "time", *, past: bool = False
+) -> datetime | None:
+    """A point in time from a datetime, a date, an ISO 8601 string, epoch seconds, or a duration:
+    "+7d" is a week from now, "-7d" a week ago, and a bare "7d" points forward, or back when
+    ``past`` is set (for filters such as ``since="7d"``). Naive times are taken as UTC."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -52,8 +55,11 @@ def parse_when(value: datetime | date | str | float | int | None, what: str = "t
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a date or time, got {type(value).__name__}")
     text = value.strip()
-    if _DURATION.match(text.lstrip("+")):
-        return utcnow() + parse_duration(text.lstrip("+"))
+    if text[:1] in "+-" and _DURATION.match(text[1:]):
+        sign = -1 if text[0] == "-" else 1
+        return utcnow() + sign * parse_duration(text[1:])
+    if _DURATION.match(text):
+        return utcnow() + (-1 if past else 1) * parse_duration(text)
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:

@@ -8,25 +8,13 @@ from typing import TYPE_CHECKING
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kenning.config import Settings, load_settings
+from kenning.config import load_settings
 
 from . import output
 from .state import home_of, json_option, open_kenning, pass_kenning
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
-
-
-def data_paths(settings: Settings) -> dict[str, str]:
-    """What ``Kenning.paths()`` lists, from the settings alone: no database, no embedder."""
-    db = settings.db_path
-    return {
-        "home": str(settings.home),
-        "config": str(settings.config_path),
-        "database": str(db),
-        "database WAL": f"{db}-wal",
-        "database shared memory": f"{db}-shm",
-    }
 
 
 @click.command()
@@ -41,7 +29,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
     Example:
       kenning --home /tmp/kb path --json
     """
-    paths = data_paths(load_settings(home_of(ctx)))
+    paths = load_settings(home_of(ctx)).paths()
     if as_json:
         output.print_json(paths)
         return

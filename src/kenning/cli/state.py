@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import click
 
 from kenning.errors import InvalidInput
-from kenning.timeutil import parse_duration, parse_when, utcnow
+from kenning.timeutil import parse_when
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -60,9 +60,8 @@ def pass_kenning(func: Callable[Concatenate[Kenning, P], R]) -> Callable[P, R]:
 class When(click.ParamType):
     """A point in time read with ``kenning.timeutil.parse_when``: an ISO date or time, or a duration.
 
-    A duration points forward ("expires in 7d") unless ``past`` is set: for filters such as
-    ``--since 7d`` people mean seven days *ago*, and ``parse_when`` alone would read the future
-    ("+7d" still means from now).
+    A bare duration points forward ("expires in 7d") unless ``past`` is set: for filters such as
+    ``--since 7d`` people mean seven days *ago* ("+7d" and "-7d" always say which).
     """
 
     name = "when"
@@ -74,13 +73,7 @@ class When(click.ParamType):
         if isinstance(value, datetime):
             return value
         what = param.opts[0] if param is not None and param.opts else "time"
-        text = str(value).strip()
-        if self.past:
-            try:
-                return utcnow() - parse_duration(text)
-            except InvalidInput:
-                pass  # not a duration: read it as a date below, whose error names both forms
-        when = parse_when(text, what)
+        when = parse_when(str(value).strip(), what, past=self.past)
         if when is None:
             raise InvalidInput(f"{what} is empty; give a date (2026-12-31) or a duration (7d, 12h)")
         return when
