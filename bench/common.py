@@ -1,0 +1,263 @@
+"""Shared pieces of the benchmark scripts in ``bench/``: data, a fresh store per task, two baselines.
+
+The model: every benchmark task (one LoCoMo conversation, one MemDaily user, one paraphrase split)
+is ingested into a *fresh* kenning store through the public API, exactly as a user would. Kenning
+merges texts with the same content into one fact, so everything is scored in fact ids: a document
+id maps to its fact, gold sets are mapped before comparison, and the baselines search the same
+deduplicated facts. The two baselines show what each half of kenning's hybrid recall does alone:
+
+* ``FtsBM25``: SQLite FTS5 ``bm25()`` (k1 = 1.2, b = 0.75, FTS5's built-in constants) over the very
+  text kenning indexes: ``kenning.text.segment`` of each fact, the tokenizer of kenning's own
+  migration, and the MATCH expression kenning builds from ``query_terms``.
+* ``StoredDense``: cosine over the vectors kenning stored at ingest (read from its database file),
+  with query vectors from the same embedder. Reusing the stored matrix means the corpus is
+  embedded once per task, not twice; the query vector is a cache hit after ``recall``.
+
+The benchmark data is read-only shared data: ``load_recipes`` imports ``recipes.py`` from its folder;
+nothing is ever copied into the repository.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+import kenning
+from kenning import Kenning
+from kenning.models import DEFAULT_SCOPE
+from kenning.store.migrations import MIGRATIONS
+from kenning.text import fts_match_expression, query_terms, segment
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "bench"
+
+DocId = Hashable
+
+
+def load_recipes(data_dir: str | os.PathLike[str]) -> ModuleType:
+    """Import ``recipes.py`` (loaders and metric functions) from the shared benchmark folder."""
+    path = Path(data_dir).expanduser().resolve() / "recipes.py"
+    if not path.is_file():
+        raise SystemExit(f"no recipes.py in {path.parent}; pass --data with the benchmark data folder")
+    spec = importlib.util.spec_from_file_location("bench_recipes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def git_commit() -> str:
+    """Short commit of the repository, with ``+dirty`` when ``src/`` has uncommitted changes."""
+    def git(*args: str) -> str:
+        out = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
+        return out.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+dirty" if git("status", "--porcelain", "--", "src") else "")
+
+
+def run_config(kb: Kenning, commit: str) -> dict[str, Any]:
+    """What a result depends on: library version and commit, embedder, interpreter, SQLite.
+
+    ``commit`` should be taken when the process starts: kenning is imported then, and others may
+    commit to the repository while a long benchmark runs.
+    """
+    emb = kb.embedder
+    return {
+        "kenning": kenning.__version__,
+        "kenning_path": str(Path(kenning.__file__).parent),
+        "commit": commit,
+        "embedder": emb.name,
+        "dim": emb.dim,
+        "threads": getattr(emb, "threads", None),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "numpy": np.__version__,
+        "cpus": os.cpu_count(),
+        "argv": sys.argv,
+    }
+
+
+# -- a fresh kenning store per task ---------------------------------------------------------------
+
+
+@dataclass
+class Ingested:
+    """A task's corpus inside a kenning store, and how document ids map to kenning's facts."""
+
+    fact_of: dict[DocId, str]
+    docs_of: dict[str, list[DocId]]
+    content: dict[str, str]
+    seconds: float
+    skipped: list[DocId] = field(default_factory=list)
+
+    def facts(self, doc_ids: Iterable[DocId]) -> set[str]:
+        return {self.fact_of[d] for d in doc_ids if d in self.fact_of}
+
+    def doc(self, fact_id: str) -> DocId:
+        """The first document that became this fact (for reports in the dataset's own ids)."""
+        return self.docs_of[fact_id][0]
+
+
+def ingest(kb: Kenning, corpus: dict[DocId, str], progress: Callable[[int], None] | None = None) -> Ingested:
+    """``remember_many`` the whole corpus; empty documents (kenning refuses them) are skipped."""
+    ids = [d for d, text in corpus.items() if str(text).strip()]
+    skipped = [d for d, text in corpus.items() if not str(text).strip()]
+    start = time.perf_counter()
+    facts = kb.remember_many([str(corpus[d]) for d in ids], progress=progress)
+    seconds = time.perf_counter() - start
+    fact_of: dict[DocId, str] = {}
+    docs_of: dict[str, list[DocId]] = {}
+    content: dict[str, str] = {}
+    for doc_id, fact in zip(ids, facts, strict=True):
+        fact_of[doc_id] = fact.id
+        docs_of.setdefault(fact.id, []).append(doc_id)
+        content.setdefault(fact.id, fact.content)
+    return Ingested(fact_of, docs_of, content, seconds, skipped)
+
+
+# -- baselines --------------------------------------------------------------------------------------
+
+
+def kenning_fts_tokenizer() -> str:
+    """The ``tokenize = ...`` argument of kenning's own FTS5 table, read from its migrations."""
+    for _, _, sql in reversed(MIGRATIONS):
+        m = re.search(r"items_fts USING fts5 \((.*?)\);", sql, re.S)
+        if m:
+            return m.group(1)
+    raise RuntimeError("kenning's migrations define no items_fts table; update bench/common.py")
+
+
+class FtsBM25:
+    """Lexical baseline: an in-memory FTS5 table holding ``segment(content)`` of every fact."""
+
+    def __init__(self, content: dict[str, str]) -> None:
+        self.ids = list(content)
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute(f"CREATE VIRTUAL TABLE docs USING fts5 ({kenning_fts_tokenizer()})")
+        self.conn.executemany(
+            "INSERT INTO docs (rowid, body) VALUES (?, ?)",
+            ((i, segment(content[f])) for i, f in enumerate(self.ids)),
+        )
+
+    def search(self, query: str, k: int) -> list[str]:
+        match = fts_match_expression(query_terms(query))
+        if match is None:
+            return []
+        rows = self.conn.execute(
+            "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (match, k)
+        ).fetchall()
+        return [self.ids[r[0]] for r in rows]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class StoredDense:
+    """Semantic baseline: cosine over the vectors kenning stored for the facts of ``scope``.
+
+    The vectors are read from the database file (the ``vectors`` table, float32 blobs) over a
+    read-only connection, so the baseline depends on kenning's schema, not on its search code.
+    """
+
+    def __init__(self, kb: Kenning, scope: str = DEFAULT_SCOPE) -> None:
+        conn = sqlite3.connect(f"file:{kb.settings.db_path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute(
+                "SELECT i.id, v.vec FROM vectors v JOIN items i ON i.rowid = v.item_rowid "
+                "WHERE i.scope = ? ORDER BY i.rowid",
+                (scope,),
+            ).fetchall()
+        finally:
+            conn.close()
+        self.ids = [str(r[0]) for r in rows]
+        blob = b"".join(r[1] for r in rows)
+        self.matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), kb.embedder.dim)
+
+    def search(self, qvec: np.ndarray, k: int) -> list[str]:
+        scores = self.matrix @ qvec
+        k = min(k, len(self.ids))
+        if k <= 0:
+            return []
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [self.ids[i] for i in top]
+
+
+# -- scores -----------------------------------------------------------------------------------------
+
+
+def parse_metric(spec: str) -> tuple[str, int]:
+    """'R@10' -> ('R', 10)."""
+    name, _, k = spec.partition("@")
+    return name, int(k)
+
+
+class Scores:
+    """Per-query metric values, by system and by group ('all' and, say, a LoCoMo category)."""
+
+    def __init__(self, recipes: ModuleType, metrics: Sequence[str], systems: Sequence[str]) -> None:
+        self.functions = recipes.METRICS
+        self.metrics = list(metrics)
+        self.systems = list(systems)
+        self.values: dict[str, dict[str, dict[str, list[float]]]] = {s: {} for s in systems}
+
+    def add(self, system: str, groups: Sequence[str], gold: set[str], ranked: list[str]) -> dict[str, float]:
+        row = {}
+        for spec in self.metrics:
+            name, k = parse_metric(spec)
+            row[spec] = float(self.functions[name](gold, ranked, k))
+        for group in groups:
+            bucket = self.values[system].setdefault(group, {})
+            for spec, value in row.items():
+                bucket.setdefault(spec, []).append(value)
+        return row
+
+    def groups(self) -> list[str]:
+        first = self.values[self.systems[0]]
+        return ["all", *sorted(g for g in first if g != "all")]
+
+    def count(self, group: str) -> int:
+        bucket = self.values[self.systems[0]].get(group, {})
+        return len(next(iter(bucket.values()), []))
+
+    def mean(self, system: str, group: str, metric: str) -> float | None:
+        values = self.values[system].get(group, {}).get(metric)
+        return round(100 * sum(values) / len(values), 1) if values else None
+
+    def summary(self) -> dict[str, dict[str, dict[str, float | int | None]]]:
+        return {
+            s: {g: {"n": self.count(g), **{m: self.mean(s, g, m) for m in self.metrics}} for g in self.groups()}
+            for s in self.systems
+        }
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(np.asarray(values), q)) if len(values) else None
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> Path:
+    """Write ``data`` as JSON through a temporary file and a rename (a crash leaves no half file)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1, default=str)
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(target)
+    return target
