@@ -32,6 +32,7 @@ from .text import fts_match_expression, query_words
 from .timeutil import to_epoch, utcnow
 
 LEXICAL_WEIGHT = 0.6
+BM25_SHARE = 0.0  # how much of the word evidence is BM25 (relative to the best match) vs. IDF coverage
 MAX_QUERY_CHARS = 10_000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
@@ -171,9 +172,11 @@ class _Evidence:
         lexical: list[tuple[int, float, str]],
     ) -> _Evidence:
         matched = {}
-        for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
+        best = min((b for _, b, _ in lexical), default=-1.0) or -1.0  # FTS5 bm25: lower is better
+        for rank, (rowid, bm25, body) in enumerate(lexical, 1):
             share, found = _word_evidence(list(words), idf, body)
             if found:
+                share = (1 - BM25_SHARE) * share + BM25_SHARE * (bm25 / best)
                 matched[rowid] = (share, [words[t] for t in found], rank)
         cos = [c for _, c in dense]
         return cls(
