@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import audit
 from .config import Settings, load_settings
@@ -26,6 +27,9 @@ from .models import DEFAULT_SCOPE, AuditEntry, Fact, Hit, Item
 from .retrieval import Filters, check_kinds, recall
 from .store import Store, open_store
 from .timeutil import parse_when
+
+if TYPE_CHECKING:
+    from .skills import Skills
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -45,9 +49,12 @@ def make_embedder(settings: Settings) -> Embedder:
 
 
 class Kenning:
-    """One data directory: its store, embedder, facts, lessons and entities."""
+    """One data directory: its store, embedder, facts, lessons, entities and skills."""
 
-    def __init__(self, settings: Settings, store: Store, embedder: Embedder, actor: str = "api") -> None:
+    def __init__(
+        self, settings: Settings, store: Store, embedder: Embedder, actor: str = "api",
+        project_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.embedder = embedder
@@ -55,6 +62,16 @@ class Kenning:
         self.facts = Facts(store, embedder, actor)
         self.lessons = Lessons(store, embedder, actor)
         self.entities = Entities(store, embedder, actor)
+        # the project whose ./.agents/skills (etc.) come first; the working directory unless given
+        self.project_dir = Path(project_dir or os.getcwd()).expanduser().resolve()
+
+    @cached_property
+    def skills(self) -> Skills:
+        """The skills library (``kenning.skills.Skills``): project, user, built-in and extra skills."""
+        from .skills import Skills
+
+        return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
+                      extra_dirs=self.settings.skill_extra_dirs, actor=self.actor)
 
     @classmethod
     def open(
@@ -64,13 +81,15 @@ class Kenning:
         embedder: Embedder | None = None,
         actor: str = "api",
         allow_embedder_change: bool = False,
+        project_dir: str | os.PathLike[str] | None = None,
     ) -> Kenning:
         """Open (creating if missing) the data directory ``home`` (default ``$KENNING_HOME`` or
-        ``~/.kenning``). ``embedder`` overrides the configured one."""
+        ``~/.kenning``). ``embedder`` overrides the configured one; ``project_dir`` (default: the
+        working directory) is where project skills are looked for."""
         settings = load_settings(home)
         emb = embedder or make_embedder(settings)
         store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change)
-        return cls(settings, store, emb, actor)
+        return cls(settings, store, emb, actor, project_dir)
 
     @property
     def home(self) -> Path:

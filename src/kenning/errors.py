@@ -5,6 +5,8 @@
     ├── NotFound                  no item with that id / name in that scope
     ├── Conflict                  the request clashes with the current state (e.g. superseding a
     │                             fact that was already superseded: the message names the head)
+    ├── Forbidden                 a safety rule refuses it: changing a read-only skill source, a
+    │                             file path leading outside its skill, deleting a link or a root
     ├── StoreError                the data directory or database cannot be used as asked
     │   ├── SchemaTooNew          written by a newer kenning
     │   └── EmbedderMismatch      opened with another embedder than the one that wrote the vectors
@@ -31,6 +33,10 @@ class NotFound(KenningError, LookupError):
 
 class Conflict(KenningError):
     """The request clashes with the current state of the store."""
+
+
+class Forbidden(KenningError):
+    """A safety rule refuses the operation however it is retried; the message names the rule."""
 
 
 class StoreError(KenningError):

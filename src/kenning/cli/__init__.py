@@ -17,7 +17,7 @@ import click
 
 from kenning.errors import InvalidInput, KenningError
 
-from . import admin, demo, entities, facts, lessons
+from . import admin, demo, entities, facts, lessons, skills
 from .state import State
 
 
@@ -87,7 +87,8 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     ctx.obj = State(home)
 
 
-for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *admin.COMMANDS, demo.demo):
+for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *skills.COMMANDS, *admin.COMMANDS,
+                 demo.demo):
     cli.add_command(_command)
 
 

@@ -38,11 +38,12 @@ def home_of(ctx: click.Context) -> Path | None:
     return state.home if state else None
 
 
-def open_kenning(ctx: click.Context, *, allow_embedder_change: bool = False) -> Kenning:
+def open_kenning(ctx: click.Context, *, allow_embedder_change: bool = False, project_dir: Path | None = None) -> Kenning:
     """Open the data directory for this command; it is closed when the command's context ends."""
     from kenning.api import Kenning  # numpy, SQLite and the embedder only for commands that need them
 
-    kb = Kenning.open(home_of(ctx), actor="cli", allow_embedder_change=allow_embedder_change)
+    kb = Kenning.open(home_of(ctx), actor="cli", allow_embedder_change=allow_embedder_change,
+                      project_dir=project_dir)
     ctx.call_on_close(kb.close)
     return kb
 

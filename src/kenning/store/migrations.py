@@ -95,6 +95,58 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
         """,
     ),
+    (
+        2,
+        "skill versions and skill usage",
+        """
+        -- file contents by SHA-256: versions whose file did not change share one row
+        CREATE TABLE skill_blobs (sha256 TEXT PRIMARY KEY, content BLOB NOT NULL);
+
+        -- every state of a skill folder, numbered per location (source root + path inside it)
+        CREATE TABLE skill_versions (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            name          TEXT NOT NULL,
+            source        TEXT NOT NULL,
+            root          TEXT NOT NULL,
+            rel_path      TEXT NOT NULL,
+            number        INTEGER NOT NULL,
+            action        TEXT NOT NULL,
+            checksum      TEXT NOT NULL,
+            version_field TEXT,
+            at            REAL NOT NULL,
+            actor         TEXT NOT NULL,
+            reason        TEXT NOT NULL DEFAULT '',
+            deleted       INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (root, rel_path, number)
+        );
+        CREATE INDEX skill_versions_name ON skill_versions (name);
+
+        CREATE TABLE skill_version_files (
+            version_id INTEGER NOT NULL REFERENCES skill_versions (id),
+            path       TEXT NOT NULL,
+            sha256     TEXT NOT NULL REFERENCES skill_blobs (sha256),
+            size       INTEGER NOT NULL,
+            PRIMARY KEY (version_id, path)
+        );
+
+        -- history is kept, like the audit log: rows are only ever added
+        CREATE TRIGGER skill_versions_no_update BEFORE UPDATE ON skill_versions
+            BEGIN SELECT RAISE(ABORT, 'skill versions are append-only'); END;
+        CREATE TRIGGER skill_versions_no_delete BEFORE DELETE ON skill_versions
+            BEGIN SELECT RAISE(ABORT, 'skill versions are append-only'); END;
+
+        CREATE TABLE skill_usage (
+            id      INTEGER PRIMARY KEY AUTOINCREMENT,
+            at      REAL NOT NULL,
+            name    TEXT NOT NULL,
+            event   TEXT NOT NULL CHECK (event IN ('view', 'use', 'feedback')),
+            outcome TEXT CHECK (outcome IS NULL OR outcome IN ('helped', 'failed', 'not-relevant')),
+            detail  TEXT NOT NULL DEFAULT '',
+            actor   TEXT NOT NULL
+        );
+        CREATE INDEX skill_usage_name ON skill_usage (name, at);
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,419 @@
+"""Skill commands: ``kenning skill list|view|check|create|patch|edit|delete|write-file|remove-file|
+history|diff|rollback|feedback|stats``. Each calls one ``kb.skills`` method; ``--json`` prints what
+the library returned."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+import click
+from rich.text import Text
+
+from kenning.errors import InvalidInput
+
+from . import output
+from .state import json_option, open_kenning
+
+if TYPE_CHECKING:
+    from kenning.skills import Skills
+
+P = ParamSpec("P")
+R = TypeVar("R")
+OUTCOMES = ("helped", "failed", "not-relevant")  # kenning.skills.OUTCOMES, without importing the library
+
+project_option = click.option(
+    "--project", "project_dir", type=click.Path(file_okay=False, path_type=Path),
+    help="Project whose .agents/skills, .kenning/skills and .claude/skills come first (default: current directory).",
+)
+reason_option = click.option("--reason", default="", help="Why (kept with the version and in the audit log).")
+from_option = click.option("--from", "source", metavar="FILE", help="Read the content from FILE ('-': stdin).")
+content_option = click.option("--content", "text", help="The content itself.")
+
+
+def pass_skills(func: Callable[Concatenate[Skills, P], R]) -> Callable[..., R]:
+    """Give the command ``kb.skills`` as its first argument, opened for ``--project``."""
+
+    @project_option
+    @functools.wraps(func)
+    def wrapper(*args: Any, project_dir: Path | None = None, **kwargs: Any) -> R:
+        kb = open_kenning(click.get_current_context(), project_dir=project_dir)
+        return func(kb.skills, *args, **kwargs)
+
+    return wrapper
+
+
+def _read_input(source: str | None, text: str | None, what: str) -> bytes:
+    """The bytes given by ``--from FILE`` (``-`` for stdin) or ``--content TEXT``."""
+    if (source is None) == (text is None):
+        raise click.UsageError(f"give the {what} with --from FILE (or --from - for stdin) or with --content TEXT")
+    if text is not None:
+        return text.encode("utf-8")
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(str(source)).expanduser().read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def _as_text(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"the {what} is not UTF-8 text") from None
+
+
+
+def _done(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        output.print_json(result)
+        return
+    output.show(Text(result["message"][:1].upper() + result["message"][1:] + "."))
+    for similar in result.get("similar", []):
+        output.show(Text(f"  near-duplicate: {similar['name']} ({similar['source']}, {similar['similarity']})"))
+
+
+def _missing(row: dict[str, Any]) -> str:
+    return "yes" if row["available"] else "no: " + ", ".join(row["missing"])
+
+
+# -- the group -------------------------------------------------------------------------------------
+
+
+@click.group(name="skill")
+def skill() -> None:
+    """Skills: folders of instructions an agent loads when a task needs them.
+
+    Skills come from the project (.agents/skills, .kenning/skills, .claude/skills), then
+    $KENNING_HOME/skills, then kenning's built-in skills, then [skills] extra_dirs. Every change is
+    versioned.
+
+    \b
+    Example:
+      kenning skill list
+      kenning skill view kenning-memory
+    """
+
+
+@skill.command(name="list")
+@click.option("--category", help="Only this category (and its sub-categories).")
+@json_option
+@pass_skills
+def list_skills(skills: Skills, category: str | None, as_json: bool) -> None:
+    """List skills: name, description, where each comes from, whether it can run here.
+
+    \b
+    Example:
+      kenning skill list --category devops
+    """
+    result = skills.skills_list(category)
+    if as_json:
+        output.print_json(result)
+        return
+    if not result["skills"]:
+        output.show("No skills found." + (f" (category {category!r})" if category else ""))
+    else:
+        rows = [(r["name"], r["category"], r["source"], _missing(r), output.truncate(r["description"], 70))
+                for r in result["skills"]]
+        output.show(output.table(f"{result['count']} skills", ("name", "category", "source", "available",
+                                                              "description"), rows))
+    if result["shadowed"]:
+        shadowed = [(s["name"], s["source"], s["path"], s["shadowed_by"]) for s in result["shadowed"]]
+        output.show(output.table("Shadowed by a higher source", ("name", "source", "path", "shadowed by"), shadowed))
+    for dup in result["duplicates"]:
+        output.show(Text(f"Duplicate name {dup['name']!r} in the {dup['source']} source: use "
+                         + " or ".join(dup["use"])))
+    if "kenning skill check" in result["hint"]:
+        output.show(Text(result["hint"].split(". ", 1)[-1]))
+
+
+@skill.command()
+@click.argument("name")
+@click.argument("file_path", required=False)
+@json_option
+@pass_skills
+def view(skills: Skills, name: str, file_path: str | None, as_json: bool) -> None:
+    """Show a skill's SKILL.md and its linked files, or one file of it (FILE_PATH).
+
+    \b
+    Example:
+      kenning skill view kenning-memory
+      kenning skill view docker-deploy references/compose.md
+    """
+    result = skills.skill_view(name, file_path)
+    if as_json:
+        output.print_json(result)
+        return
+    where = f"{result['name']} ({result['source']}: {result['path']})"
+    if not result["available"]:
+        where += "  unavailable here: " + ", ".join(result["missing"])
+    output.show(Text(where, style="bold"))
+    click.echo(result["content"].rstrip("\n"))
+    linked = [f for group in result["linked_files"].values() for f in group]
+    if linked and file_path is None:
+        output.show(Text("\nLinked files: " + ", ".join(linked)))
+
+
+@skill.command()
+@json_option
+@pass_skills
+def check(skills: Skills, as_json: bool) -> None:
+    """Report skills that could not be loaded, warnings, duplicates and shadowed skills.
+
+    \b
+    Example:
+      kenning skill check --project ~/code/app
+    """
+    notes = skills.check()
+    if as_json:
+        output.print_json([n.to_dict() for n in notes])
+        return
+    roots = [(s.name, str(s.root), "yes" if s.writable else "no", "yes" if s.root.is_dir() else "no")
+             for s in skills.sources]
+    output.show(output.table("Sources, highest first", ("source", "root", "writable", "exists"), roots))
+    if not notes:
+        output.show(f"All {len(skills.index().skills)} skills load cleanly.")
+        return
+    rows = [(n.level, n.source, str(n.path), n.message) for n in notes]
+    output.show(output.table("Diagnostics", ("level", "source", "path", "message"), rows))
+
+
+@skill.command()
+@click.argument("name")
+@from_option
+@content_option
+@click.option("--category", help="Folder to put it in, e.g. 'devops' or 'devops/aws'.")
+@click.option("--to", "target", type=click.Choice(("user", "project")), default="user", show_default=True,
+              help="Your own skills, or the project's (.agents/skills unless another folder exists).")
+@click.option("--force", is_flag=True, help="Create it even if a skill with a close meaning exists.")
+@reason_option
+@json_option
+@pass_skills
+def create(skills: Skills, name: str, source: str | None, text: str | None, category: str | None, target: str,
+           force: bool, reason: str, as_json: bool) -> None:
+    """Create skill NAME from a whole SKILL.md (front matter + body).
+
+    Refused when a skill with a close meaning exists, unless --force.
+
+    \b
+    Example:
+      kenning skill create docker-deploy --from SKILL.md --category devops --to project
+    """
+    content = _as_text(_read_input(source, text, "SKILL.md"), "SKILL.md")
+    _done(skills.skill_manage("create", name, content=content, category=category, target=target, force=force,
+                              reason=reason), as_json)
+
+
+@skill.command()
+@click.argument("name")
+@click.option("--old", "old_string", required=True, help="The passage to replace, copied from the skill.")
+@click.option("--new", "new_string", required=True, help="What to put instead.")
+@click.option("--replace-all", is_flag=True, help="Replace every exact occurrence.")
+@click.option("--file", "file_path", help="Patch this linked file instead of SKILL.md (e.g. references/api.md).")
+@reason_option
+@json_option
+@pass_skills
+def patch(skills: Skills, name: str, old_string: str, new_string: str, replace_all: bool, file_path: str | None,
+          reason: str, as_json: bool) -> None:
+    """Replace one passage of a skill.
+
+    Differences in whitespace, indentation and line endings are tolerated; on a miss the error
+    quotes the closest passage.
+
+    \b
+    Example:
+      kenning skill patch docker-deploy --old "docker-compose up" --new "docker compose up -d"
+    """
+    _done(skills.skill_manage("patch", name, old_string=old_string, new_string=new_string,
+                              replace_all=replace_all, file_path=file_path, reason=reason), as_json)
+
+
+@skill.command()
+@click.argument("name")
+@from_option
+@content_option
+@reason_option
+@json_option
+@pass_skills
+def edit(skills: Skills, name: str, source: str | None, text: str | None, reason: str, as_json: bool) -> None:
+    """Replace a skill's whole SKILL.md.
+
+    \b
+    Example:
+      kenning skill edit docker-deploy --from ./SKILL.md --reason "compose v2"
+    """
+    content = _as_text(_read_input(source, text, "SKILL.md"), "SKILL.md")
+    _done(skills.skill_manage("edit", name, content=content, reason=reason), as_json)
+
+
+@skill.command()
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@reason_option
+@json_option
+@pass_skills
+def delete(skills: Skills, name: str, yes: bool, reason: str, as_json: bool) -> None:
+    """Delete a skill folder; its history stays, so rollback can restore it.
+
+    \b
+    Example:
+      kenning skill delete docker-deploy --yes
+    """
+    if not yes:
+        found = skills.get(name)
+        if not sys.stdin.isatty():
+            raise click.UsageError(f"refusing to delete skill {found.name!r} without confirmation; pass --yes")
+        click.confirm(f"Delete skill {found.name!r} at {found.path}?", abort=True)
+    _done(skills.skill_manage("delete", name, reason=reason), as_json)
+
+
+@skill.command(name="write-file")
+@click.argument("name")
+@click.argument("file_path")
+@from_option
+@content_option
+@reason_option
+@json_option
+@pass_skills
+def write_file(skills: Skills, name: str, file_path: str, source: str | None, text: str | None, reason: str,
+               as_json: bool) -> None:
+    """Write a file under references/, templates/, scripts/ or assets/ of a skill (1 MiB at most).
+
+    \b
+    Example:
+      kenning skill write-file docker-deploy references/compose.md --from compose-notes.md
+    """
+    data = _read_input(source, text, "file content")
+    _done(skills.skill_manage("write_file", name, file_path=file_path, file_content=data, reason=reason), as_json)
+
+
+@skill.command(name="remove-file")
+@click.argument("name")
+@click.argument("file_path")
+@reason_option
+@json_option
+@pass_skills
+def remove_file(skills: Skills, name: str, file_path: str, reason: str, as_json: bool) -> None:
+    """Remove a file from a skill's references/, templates/, scripts/ or assets/.
+
+    \b
+    Example:
+      kenning skill remove-file docker-deploy references/old-notes.md
+    """
+    _done(skills.skill_manage("remove_file", name, file_path=file_path, reason=reason), as_json)
+
+
+@skill.command()
+@click.argument("name")
+@json_option
+@pass_skills
+def history(skills: Skills, name: str, as_json: bool) -> None:
+    """List the recorded versions of a skill, oldest first.
+
+    \b
+    Example:
+      kenning skill history docker-deploy
+    """
+    found = skills.history(name)
+    if as_json:
+        output.print_json([v.to_dict() for v in found])
+        return
+    if not found:
+        output.show(Text(f"No versions of {name!r} recorded yet: kenning records one at the first change."))
+        return
+    rows = [(v.number, output.when(v.at), v.action, v.version_field, v.actor, v.reason,
+             "deleted" if v.deleted else f"{len(v.files)} file(s)") for v in found]
+    output.show(output.table(f"Versions of {found[-1].name} ({found[-1].path})",
+                             ("#", "at", "action", "version", "actor", "reason", "files"), rows))
+    if skills.modified_since_recorded(name):
+        output.show(Text("The files on disk differ from the last version (edited by hand); "
+                         "the next change records them first."))
+
+
+@skill.command()
+@click.argument("name")
+@click.argument("old")
+@click.argument("new", required=False, default="current")
+@json_option
+@pass_skills
+def diff(skills: Skills, name: str, old: str, new: str, as_json: bool) -> None:
+    """Show what changed between versions OLD and NEW of a skill (NEW: 'current', the files on disk).
+
+    \b
+    Example:
+      kenning skill diff docker-deploy 1 3
+    """
+    result = skills.diff(name, old, new)
+    if as_json:
+        output.print_json(result.to_dict())
+        return
+    if not result.changed:
+        output.show(Text(f"No difference between {result.old} and {result.new}."))
+        return
+    click.echo(result.text.rstrip("\n"))
+
+
+@skill.command()
+@click.argument("name")
+@click.argument("version")
+@reason_option
+@json_option
+@pass_skills
+def rollback(skills: Skills, name: str, version: str, reason: str, as_json: bool) -> None:
+    """Restore VERSION of a skill (a deleted skill too); the result is a new version.
+
+    \b
+    Example:
+      kenning skill rollback docker-deploy 2 --reason "the patch broke deploys"
+    """
+    _done(skills.rollback(name, version, reason=reason), as_json)
+
+
+@skill.command()
+@click.argument("name")
+@click.argument("outcome", type=click.Choice(OUTCOMES))
+@click.option("--note", default="", help="What happened.")
+@json_option
+@pass_skills
+def feedback(skills: Skills, name: str, outcome: str, note: str, as_json: bool) -> None:
+    """Record how a skill worked out: helped, failed or not-relevant.
+
+    \b
+    Example:
+      kenning skill feedback docker-deploy failed --note "compose v1 is gone on the new hosts"
+    """
+    _done(skills.skill_feedback(name, outcome, note), as_json)
+
+
+@skill.command()
+@click.argument("name", required=False)
+@json_option
+@pass_skills
+def stats(skills: Skills, name: str | None, as_json: bool) -> None:
+    """Show how often skills were viewed and how they worked out; NAME adds its recent events.
+
+    \b
+    Example:
+      kenning skill stats docker-deploy
+    """
+    found = skills.stats(name)
+    if as_json:
+        output.print_json([s.to_dict() for s in found])
+        return
+    if not found:
+        output.show("No skill usage recorded yet.")
+        return
+    rows = [(s.name, s.views, s.uses, s.helped, s.failed, s.not_relevant, output.when(s.last_used)) for s in found]
+    output.show(output.table("Skill usage", ("name", "views", "uses", "helped", "failed", "not relevant",
+                                             "last"), rows))
+    if name:
+        events = skills.recent_usage(name)
+        recent = [(output.when(e.at), e.event, e.outcome, e.actor, e.detail) for e in events]
+        output.show(output.table("Recent events", ("at", "event", "outcome", "actor", "detail"), recent))
+
+
+COMMANDS = (skill,)

@@ -1,0 +1,165 @@
+"""Files inside a skill folder: safe relative paths, atomic writes, snapshots for versions.
+
+A path given by a caller is refused when it is absolute, starts at a drive (``C:``) or home
+(``~``), contains ``..``, or resolves (through links) outside the skill. Writes go to a temporary
+file in the same folder, are fsynced and then renamed over the target, so a reader sees the old
+file or the new one, never half of one; a removed folder is first renamed away in one step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from ..errors import Conflict, Forbidden, InvalidInput
+from .model import LINKED_DIRS, SKILL_FILE
+from .sources import inside
+
+MAX_FILE_BYTES = 1 << 20
+MAX_SNAPSHOT_FILES = 500
+MAX_SNAPSHOT_BYTES = 32 << 20
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def clean_rel_path(file_path: object) -> str:
+    """``file_path`` as a relative POSIX path inside a skill, or Forbidden/InvalidInput saying why not."""
+    if not isinstance(file_path, str) or not file_path.strip():
+        raise InvalidInput(f"file path must be a path inside the skill such as 'references/api.md', got {file_path!r}")
+    raw = file_path.strip()
+    if "\x00" in raw:
+        raise Forbidden(f"file path {raw!r} contains a NUL byte")
+    if raw.startswith(("/", "\\", "~")) or _DRIVE.match(raw):
+        raise Forbidden(f"file path {raw!r} is absolute; give it relative to the skill folder, "
+                        "e.g. 'references/api.md'")
+    parts = [p for p in re.split(r"[\\/]+", raw) if p not in ("", ".")]
+    if ".." in parts:
+        raise Forbidden(f"file path {raw!r} contains '..'; only files inside the skill can be reached")
+    if not parts:
+        raise InvalidInput(f"file path {raw!r} names no file")
+    return "/".join(parts)
+
+
+def inside_skill(skill_dir: Path, rel: str) -> Path:
+    """The file ``rel`` of the skill; Forbidden when links would lead it outside the skill."""
+    target = skill_dir / rel
+    if not inside(target.resolve(), skill_dir.resolve()):
+        raise Forbidden(f"file path {rel!r} leads outside the skill {skill_dir.name!r} (through a link); refused")
+    return target
+
+
+def linked_file(skill_dir: Path, file_path: object) -> tuple[str, Path]:
+    """A file kenning may write or remove: under references/, templates/, scripts/ or assets/, no
+    hidden names (versions do not keep them), not a link."""
+    rel = clean_rel_path(file_path)
+    parts = rel.split("/")
+    if parts[0] not in LINKED_DIRS or len(parts) < 2:
+        raise Forbidden(f"file path {rel!r} must be inside one of {', '.join(d + '/' for d in LINKED_DIRS)} "
+                        f"(to change {SKILL_FILE}, use edit or patch)")
+    if any(p.startswith(".") for p in parts):
+        raise Forbidden(f"file path {rel!r} has a hidden name (starting with '.'); use a visible name")
+    target = inside_skill(skill_dir, rel)
+    if target.is_symlink():
+        raise Forbidden(f"file {rel!r} of skill {skill_dir.name!r} is a symbolic link; change it by hand")
+    return rel, target
+
+
+def _mode_for(path: Path, data: bytes) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        executable = path.parent.name == "scripts" and data.startswith(b"#!")
+        return 0o755 if executable else 0o644
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``: temporary file in the same folder, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path, data)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    # makes the rename itself durable; not possible on every platform (Windows), hence best effort
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def remove_file(path: Path, skill_dir: Path) -> None:
+    """Remove one file, then the folders it leaves empty (up to the skill folder)."""
+    path.unlink()
+    folder = path.parent
+    while folder != skill_dir and inside(folder, skill_dir):
+        try:
+            folder.rmdir()
+        except OSError:
+            break
+        folder = folder.parent
+    _fsync_dir(folder)
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove a whole skill folder: renamed away in one step first, so no reader sees half of it."""
+    trash = folder.with_name(f".{folder.name}.deleted-{secrets.token_hex(4)}")
+    os.replace(folder, trash)
+    _fsync_dir(folder.parent)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def snapshot(skill_dir: Path) -> dict[str, bytes]:
+    """Every visible regular file of a skill, by relative path (links and hidden names left out)."""
+    out: dict[str, bytes] = {}
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(skill_dir):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if name.startswith(".") or path.is_symlink() or not path.is_file():
+                continue
+            data = path.read_bytes()
+            total += len(data)
+            out[path.relative_to(skill_dir).as_posix()] = data
+            if len(out) > MAX_SNAPSHOT_FILES or total > MAX_SNAPSHOT_BYTES:
+                raise Conflict(f"skill folder {skill_dir} holds more than {MAX_SNAPSHOT_FILES} files or "
+                               f"{MAX_SNAPSHOT_BYTES >> 20} MiB; too large to keep versions of, change it by hand")
+    return out
+
+
+def linked_files(skill_dir: Path) -> dict[str, list[str]]:
+    """The files under each of references/ templates/ scripts/ assets/, as relative paths."""
+    out: dict[str, list[str]] = {d: [] for d in LINKED_DIRS}
+    real_dir = skill_dir.resolve()
+    for sub in LINKED_DIRS:
+        base = skill_dir / sub
+        if not base.is_dir() or not inside(base.resolve(), real_dir):
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                if not name.startswith(".") and inside(path.resolve(), real_dir):
+                    out[sub].append(path.relative_to(skill_dir).as_posix())
+                if sum(len(v) for v in out.values()) >= MAX_SNAPSHOT_FILES:
+                    return out
+    return out

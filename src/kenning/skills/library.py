@@ -1,0 +1,319 @@
+"""``Skills``: the skills library of one ``Kenning`` (``kb.skills``).
+
+The operations named after agent tools (``skills_list``, ``skill_view``, ``skill_manage``,
+``skill_feedback``) answer with the JSON those tools return, so the CLI and the MCP server print
+what the library gives; the rest (``get``, ``check``, ``history``, ``diff``, ``stats``) return frozen
+dataclasses. Errors are raised, never returned as ``success: false``: each face translates them
+in one place.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..embed import Embedder
+from ..errors import Conflict, InvalidInput, NotFound
+from ..store import Store
+from . import files, usage, versions
+from .availability import missing
+from .duplicates import DuplicateFinder
+from .index import Loader, SkillIndex
+from .manage import Manager
+from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
+from .sources import SOURCE_NAMES, Source, default_sources
+from .usage import UsageEvent, UsageStats, check_outcome
+from .versions import Location
+
+MANAGE_ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
+CURRENT = "current"
+
+
+@dataclass(frozen=True)
+class SkillDiff:
+    name: str
+    old: str  # "3" or "current"
+    new: str
+    changed: tuple[str, ...]
+    text: str  # unified diff of every changed file
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": True, "name": self.name, "from": self.old, "to": self.new,
+                "changed_files": list(self.changed), "diff": self.text}
+
+
+class Skills:
+    """Skills of the project, the user, kenning itself and the configured extra folders."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        *,
+        user_root: Path,
+        project_dir: Path | None = None,
+        extra_dirs: tuple[Path, ...] = (),
+        actor: str = "api",
+    ) -> None:
+        self.store = store
+        self.actor = actor
+        self.sources: tuple[Source, ...] = default_sources(project_dir, user_root, extra_dirs)
+        self.loader = Loader(self.sources)
+        self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(embedder), actor, self._changed)
+
+    def _changed(self) -> None:
+        """Called after every write through kenning: drop whatever was derived from the files."""
+        self.loader.invalidate()
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def index(self) -> SkillIndex:
+        """Every skill as the files are now (see ``index.SkillIndex``)."""
+        return self.loader.load()
+
+    def get(self, name: str) -> Skill:
+        """The skill ``name`` refers to: ``deploy``, ``devops/deploy``, ``project:deploy``, a folder path."""
+        return self.index().resolve(name)
+
+    def check(self) -> list[Diagnostic]:
+        """What loading noticed: skipped folders and why, warnings, duplicates, shadowed skills."""
+        index = self.index()
+        notes = list(index.diagnostics)
+        for group in index.duplicates():
+            for skill in group:
+                others = ", ".join(str(s.path) for s in group if s is not skill)
+                notes.append(Diagnostic(skill.path, skill.source, "warning",
+                                        f"another skill named {skill.name!r} is in the same source ({others}); "
+                                        f"lookups must be qualified, e.g. {skill.qualified!r}"))
+        for item in index.shadowed():
+            notes.append(Diagnostic(item.skill.path, item.skill.source, "info",
+                                    f"shadowed by {item.by.source} skill {item.by.path}"))
+        return notes
+
+    def skills_list(self, category: str | None = None) -> dict[str, Any]:
+        """``{success, count, categories, skills: [{name, description, category, source, available,
+        missing}], hint, shadowed, duplicates}``: names and descriptions only, never bodies."""
+        index = self.index()
+        shown = index.visible()
+        if category:
+            cat = category.strip().strip("/")
+            shown = [s for s in shown if s.category and (s.category == cat or s.category.startswith(cat + "/"))]
+        rows = []
+        for skill in sorted(shown, key=lambda s: (s.category or "", s.name)):
+            lacking = missing(skill.requires)
+            rows.append({"name": skill.name, "description": skill.description, "category": skill.category,
+                         "source": skill.source, "available": not lacking, "missing": lacking})
+        skipped = sum(1 for d in index.diagnostics if d.level == "skipped")
+        hint = "skill_view(name) shows a skill's instructions and linked files; skill_view(name, file_path) one file."
+        if skipped:
+            hint += f" {skipped} skill folder(s) could not be loaded: `kenning skill check` says why."
+        return {
+            "success": True,
+            "count": len(rows),
+            "categories": sorted({r["category"] for r in rows if r["category"]}),
+            "skills": rows,
+            "hint": hint,
+            "shadowed": [s.to_dict() for s in index.shadowed()],
+            "duplicates": [{"name": g[0].name, "source": g[0].source, "paths": [str(s.path) for s in g],
+                            "use": [s.qualified for s in g]} for g in index.duplicates()],
+        }
+
+    def skill_view(self, name: str, file_path: str | None = None) -> dict[str, Any]:
+        """``{success, name, content, linked_files: {references, templates, scripts, assets}, tags,
+        related_skills, available, missing}`` (plus source, path, category, file_path); with
+        ``file_path``, ``content`` is that file of the skill."""
+        skill = self.get(name)
+        rel = None
+        if file_path in (None, "", SKILL_FILE):
+            content = _read_text(skill.skill_md)
+        else:
+            rel = files.clean_rel_path(file_path)
+            target = files.inside_skill(skill.path, rel)
+            if not target.is_file():
+                listed = [f for group in files.linked_files(skill.path).values() for f in group]
+                raise NotFound(f"skill {skill.name!r} has no file {rel!r}; its files: {', '.join(listed) or 'none'}")
+            content = _read_text(target)
+        usage.record(self.store, skill.name, "view", actor=self.actor, detail=rel or "")
+        lacking = missing(skill.requires)
+        return {
+            "success": True,
+            "name": skill.name,
+            "content": content,
+            "linked_files": files.linked_files(skill.path),
+            "tags": list(skill.tags),
+            "related_skills": list(skill.related_skills),
+            "available": not lacking,
+            "missing": lacking,
+            "source": skill.source,
+            "path": str(skill.path),
+            "category": skill.category,
+            "file_path": rel,
+        }
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    def skill_manage(
+        self,
+        action: str,
+        name: str,
+        *,
+        content: str | None = None,
+        old_string: str | None = None,
+        new_string: str | None = None,
+        replace_all: bool = False,
+        file_path: str | None = None,
+        file_content: str | bytes | None = None,
+        category: str | None = None,
+        target: str = "user",
+        force: bool = False,
+        reason: str = "",
+    ) -> dict[str, Any]:
+        """One change to a skill; answers ``{success, action, name, source, path, version, message}``.
+
+        ``create`` (name, content: the whole SKILL.md, category, target "user" or "project", force),
+        ``patch`` (old_string, new_string, replace_all; file_path for a linked file), ``edit``
+        (content), ``delete``, ``write_file`` (file_path, file_content), ``remove_file`` (file_path).
+        """
+        reason = str(reason or "")
+        if action == "create":
+            return self.manager.create(self.index(), name, content, category=category, target=target,
+                                       force=bool(force), reason=reason).to_dict()
+        if action not in MANAGE_ACTIONS:
+            raise InvalidInput(f"action {action!r} is not one of {', '.join(MANAGE_ACTIONS)}")
+        skill = self.get(name)
+        if action == "patch":
+            if old_string is None or new_string is None:
+                raise InvalidInput("patch needs old_string and new_string")
+            change = self.manager.patch(skill, old_string, new_string, replace_all=bool(replace_all),
+                                        file_path=file_path, reason=reason)
+        elif action == "edit":
+            change = self.manager.edit(skill, content, reason=reason)
+        elif action == "delete":
+            change = self.manager.delete(skill, reason=reason)
+        elif action == "write_file":
+            if file_path is None or file_content is None:
+                raise InvalidInput("write_file needs file_path and file_content")
+            change = self.manager.write_file(skill, file_path, file_content, reason=reason)
+        else:
+            if file_path is None:
+                raise InvalidInput("remove_file needs file_path")
+            change = self.manager.remove_file(skill, file_path, reason=reason)
+        return change.to_dict()
+
+    # -- versions ----------------------------------------------------------------------------------
+
+    def _locate(self, name: str) -> Location:
+        """Where the history of ``name`` is kept: the skill on disk, else the one place a skill of that
+        name was recorded (a deleted skill)."""
+        try:
+            skill = self.get(name)
+            return Location(skill.source, skill.root, skill.rel_path, skill.name)
+        except NotFound:
+            source, _, rest = name.partition(":")
+            bare = (rest if rest and source in SOURCE_NAMES else name).rstrip("/").rsplit("/", 1)[-1]
+            places = versions.locations_named(self.store, bare)
+            if rest and source in SOURCE_NAMES:
+                places = [p for p in places if p.source == source]
+            if len(places) == 1:
+                return places[0]
+            if not places:
+                raise
+            raise Conflict(f"skill {name!r} is gone, and was recorded in {len(places)} places: "
+                           f"{', '.join(str(p.path) for p in places)}; qualify it (e.g. 'user:{bare}')") from None
+
+    def history(self, name: str) -> list[SkillVersion]:
+        """Every recorded version of a skill, oldest first (a deleted skill's too)."""
+        return versions.history(self.store, self._locate(name))
+
+    def modified_since_recorded(self, name: str) -> bool:
+        """Whether the files on disk differ from the last recorded version (edited by hand)."""
+        loc = self._locate(name)
+        now = files.snapshot(loc.path) if loc.path.is_dir() else {}
+        return bool(now) and versions.latest_checksum(self.store, loc) != versions.checksum(now)
+
+    def diff(self, name: str, old: int | str, new: int | str = CURRENT) -> SkillDiff:
+        """Unified diff of every file between two versions (``"current"``: the files on disk now)."""
+        loc = self._locate(name)
+        a_label, a = self._state(loc, old)
+        b_label, b = self._state(loc, new)
+        chunks, changed = [], []
+        for path in sorted(set(a) | set(b)):
+            if a.get(path) == b.get(path):
+                continue
+            changed.append(path)
+            chunks.append(_file_diff(path, a.get(path), b.get(path), a_label, b_label))
+        return SkillDiff(loc.name, a_label, b_label, tuple(changed), "".join(chunks))
+
+    def _state(self, loc: Location, ref: int | str) -> tuple[str, dict[str, bytes]]:
+        if isinstance(ref, str) and ref.strip().lower() == CURRENT:
+            return CURRENT, files.snapshot(loc.path) if loc.path.is_dir() else {}
+        number = _version_number(ref)
+        state = versions.files_of(self.store, loc, number)
+        if state is None:
+            raise NotFound(f"skill {loc.name!r} has no version {number}; `kenning skill history {loc.name}` lists them")
+        return str(number), state
+
+    def rollback(self, name: str, version: int | str, *, reason: str = "") -> dict[str, Any]:
+        """Restore version ``version``; the restored state is recorded as a new version (undoable)."""
+        return self.manager.rollback(self._locate(name), _version_number(version), reason=str(reason or "")).to_dict()
+
+    # -- usage --------------------------------------------------------------------------------------
+
+    def skill_feedback(self, name: str, outcome: str, note: str = "") -> dict[str, Any]:
+        """Record how a skill worked out: ``helped``, ``failed`` or ``not-relevant``, with a note."""
+        value = check_outcome(outcome)
+        if not isinstance(note, str):
+            raise InvalidInput(f"note must be text, got {type(note).__name__}")
+        skill = self.get(name)
+        usage.record(self.store, skill.name, "feedback", actor=self.actor, outcome=value, detail=note.strip())
+        return {"success": True, "name": skill.name, "outcome": value, "note": note.strip(),
+                "message": f"recorded that skill {skill.name!r} {value.replace('-', ' ')}"
+                           if value != "not-relevant" else f"recorded that skill {skill.name!r} was not relevant"}
+
+    def stats(self, name: str | None = None) -> list[UsageStats]:
+        """Views and reported outcomes per skill, most used first."""
+        return usage.stats(self.store, self._usage_name(name) if name else None)
+
+    def recent_usage(self, name: str, limit: int = 20) -> list[UsageEvent]:
+        return usage.recent(self.store, self._usage_name(name), limit)
+
+    def _usage_name(self, name: str) -> str:
+        try:
+            return self.get(name).name
+        except NotFound:
+            return name
+
+
+def _version_number(ref: object) -> int:
+    text = str(ref).strip().lstrip("vV") if isinstance(ref, str | int) and not isinstance(ref, bool) else ""
+    if not text.isdigit() or int(text) < 1:
+        raise InvalidInput(f"version must be a number from `kenning skill history` (1, 2, …), got {ref!r}")
+    return int(text)
+
+
+def _read_text(path: Path) -> str:
+    size = path.stat().st_size
+    if size > files.MAX_FILE_BYTES:
+        raise InvalidInput(f"{path.name} is {size:,} bytes; files over {files.MAX_FILE_BYTES:,} bytes are not shown")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"[binary file, {size:,} bytes: not shown]"
+
+
+def _file_diff(path: str, a: bytes | None, b: bytes | None, a_label: str, b_label: str) -> str:
+    try:
+        a_text = a.decode("utf-8") if a is not None else ""
+        b_text = b.decode("utf-8") if b is not None else ""
+    except UnicodeDecodeError:
+        return f"Binary file {path} differs ({a_label} -> {b_label})\n"
+    lines = list(difflib.unified_diff(
+        a_text.splitlines(keepends=True), b_text.splitlines(keepends=True),
+        fromfile=f"a/{path} ({a_label})" if a is not None else "/dev/null",
+        tofile=f"b/{path} ({b_label})" if b is not None else "/dev/null",
+    ))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+

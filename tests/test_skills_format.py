@@ -1,0 +1,156 @@
+"""SKILL.md read leniently (with diagnostics) and checked strictly before writes; other clients'
+fields folded into one Skill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kenning.errors import InvalidInput
+from kenning.skills.frontmatter import check_category, check_name, validate_skill_md
+from kenning.skills.index import Loader
+from kenning.skills.model import Skill
+from kenning.skills.sources import Source
+from skillkit import skill_md, write_skill
+
+
+def load(root: Path) -> tuple[list[Skill], list[tuple[str, str, str]]]:
+    index = Loader((Source("user", root, True),)).load()
+    return list(index.skills), [(d.path.name, d.level, d.message) for d in index.diagnostics]
+
+
+def test_a_plain_skill_loads_with_its_fields(tmp_path: Path) -> None:
+    write_skill(tmp_path, "docker-deploy", "Deploy with docker compose.", category="devops",
+                front="version: 1.2.0\nlicense: MIT\ntags: [docker, deploy]\nallowed-tools: Bash(git:*) Read\n")
+    skills, notes = load(tmp_path)
+    assert notes == []
+    (skill,) = skills
+    assert (skill.name, skill.folder, skill.category) == ("docker-deploy", "docker-deploy", "devops")
+    assert skill.description == "Deploy with docker compose."
+    assert (skill.version, skill.license, skill.tags) == ("1.2.0", "MIT", ("docker", "deploy"))
+    assert skill.allowed_tools == ("Bash(git:*)", "Read")
+    assert skill.body.startswith("# Steps") and skill.rel_path == "devops/docker-deploy"
+
+
+def test_unquoted_colon_in_a_value_is_quoted_and_retried_with_a_warning(tmp_path: Path) -> None:
+    write_skill(tmp_path, "ship", raw="---\nname: ship\ndescription: Ship it: build, test, then deploy\n---\nbody\n")
+    skills, notes = load(tmp_path)
+    assert skills[0].description == "Ship it: build, test, then deploy"
+    assert [(n, lvl) for n, lvl, _ in notes] == [("ship", "warning")]
+    assert "line 3" in notes[0][2] and "quote" in notes[0][2]
+
+
+def test_folded_and_literal_descriptions_work(tmp_path: Path) -> None:
+    write_skill(tmp_path, "folded", raw="---\nname: folded\ndescription: >\n  one\n  two\n---\n")
+    write_skill(tmp_path, "literal", raw="---\nname: literal\ndescription: |\n  line one\n  line two\n---\n")
+    skills, notes = load(tmp_path)
+    by = {s.name: s.description for s in skills}
+    assert by == {"folded": "one two", "literal": "line one\nline two"} and notes == []
+
+
+def test_missing_description_skips_the_skill_and_says_why(tmp_path: Path) -> None:
+    write_skill(tmp_path, "nodesc", raw="---\nname: nodesc\n---\nbody\n")
+    skills, notes = load(tmp_path)
+    assert skills == []
+    assert notes[0][:2] == ("nodesc", "skipped") and "description" in notes[0][2]
+
+
+def test_unreadable_yaml_skips_the_skill_with_the_yaml_problem(tmp_path: Path) -> None:
+    write_skill(tmp_path, "broken", raw="---\nname: broken\ndescription: [unclosed\n---\n")
+    write_skill(tmp_path, "nofront", raw="# just markdown\n")
+    skills, notes = load(tmp_path)
+    assert skills == []
+    reasons = {name: (level, msg) for name, level, msg in notes}
+    assert reasons["broken"][0] == "skipped" and "not valid YAML" in reasons["broken"][1]
+    assert reasons["nofront"][0] == "skipped" and "no front matter" in reasons["nofront"][1]
+
+
+def test_name_folder_mismatch_and_long_name_are_warnings_not_skips(tmp_path: Path) -> None:
+    write_skill(tmp_path, "folder-name", raw=skill_md("other-name", "Does a thing."))
+    long = "a" * 70
+    write_skill(tmp_path, long, raw=skill_md(long, "Long name."))
+    skills, notes = load(tmp_path)
+    assert sorted(s.name for s in skills) == sorted(["other-name", long])
+    messages = " ".join(m for _, level, m in notes if level == "warning")
+    assert "differs from its folder" in messages and "limit is 64" in messages
+
+
+def test_crlf_bom_and_non_utf8_files(tmp_path: Path) -> None:
+    folder = write_skill(tmp_path, "crlf", raw="")
+    (folder / "SKILL.md").write_bytes(b"\xef\xbb\xbf---\r\nname: crlf\r\ndescription: Windows file.\r\n---\r\nbody\r\n")
+    bad = write_skill(tmp_path, "latin", raw="")
+    (bad / "SKILL.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\n")
+    skills, notes = load(tmp_path)
+    assert [s.description for s in skills] == ["Windows file."]
+    assert notes[0][:2] == ("latin", "skipped") and "UTF-8" in notes[0][2]
+
+
+def test_other_clients_requirements_tags_and_always_are_understood(tmp_path: Path) -> None:
+    front = (
+        "platforms: [macos, linux]\n"
+        "related_skills: [git-basics]\n"
+        "metadata:\n"
+        "  hermes:\n    tags: [git]\n    related_skills: [gh-cli]\n"
+        '  openclaw: {"requires": {"bins": ["gh"], "anyBins": ["python3", "python"], "env": ["GH_TOKEN"]},'
+        ' "os": ["darwin"]}\n'
+        "  kenning:\n    tags: [review]\n    always: true\n"
+    )
+    write_skill(tmp_path, "pr-review", "Review pull requests.", front=front)
+    (skill,), notes = load(tmp_path)
+    assert notes == []
+    assert skill.tags == ("review", "git")  # top level, then kenning, hermes, nanobot, openclaw
+    assert skill.related_skills == ("git-basics", "gh-cli")
+    assert skill.requires.bins == ("gh",) and skill.requires.any_bins == ("python3", "python")
+    assert skill.requires.env == ("GH_TOKEN",) and skill.requires.platforms == ("macos", "linux")
+    assert skill.always is True and "openclaw" in skill.metadata
+
+
+def test_nanobot_metadata_as_a_json_string_is_read(tmp_path: Path) -> None:
+    front = """metadata: '{"nanobot": {"requires": {"bins": ["tmux"]}, "always": true}}'\n"""
+    write_skill(tmp_path, "tmux", "Drive tmux sessions.", front=front)
+    (skill,), _ = load(tmp_path)
+    assert skill.requires.bins == ("tmux",) and skill.always
+
+
+# -- strict checks ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["", "-lead", "trail-", "dou--ble", "Upper", "under_score", "a" * 65, "sp ace"])
+def test_bad_names_are_refused_on_write(name: str) -> None:
+    with pytest.raises(InvalidInput):
+        check_name(name)
+
+
+def test_good_names_pass() -> None:
+    for name in ("a", "docker-deploy", "k8s-rollout-v2", "a" * 64):
+        assert check_name(name) == name
+
+
+def test_strict_validation_lists_every_problem() -> None:
+    with pytest.raises(InvalidInput) as err:
+        validate_skill_md("---\nname: Wrong_Name\ndescription: ''\n---\n", "right-name")
+    message = str(err.value)
+    assert "lower-case" in message and "description is missing" in message
+
+
+def test_strict_validation_refuses_what_lenient_reading_repairs() -> None:
+    with pytest.raises(InvalidInput, match="quote the value on line 3"):
+        validate_skill_md("---\nname: ship\ndescription: Ship it: now\n---\n", "ship")
+
+
+def test_strict_validation_limits_name_folder_description_and_size() -> None:
+    with pytest.raises(InvalidInput, match="must equal its folder"):
+        validate_skill_md(skill_md("alpha", "x"), "beta")
+    with pytest.raises(InvalidInput, match="limit is 1024"):
+        validate_skill_md(skill_md("alpha", "x" * 1025), "alpha")
+    with pytest.raises(InvalidInput, match="100,000"):
+        validate_skill_md(skill_md("alpha", "x", body="y" * 100_001), "alpha")
+    assert validate_skill_md(skill_md("alpha", "Does alpha."), "alpha").data["name"] == "alpha"
+
+
+def test_categories_are_folder_paths() -> None:
+    assert check_category("devops/aws") == "devops/aws" and check_category(None) is None
+    for bad in ("../x", "a/../b", "/abs", "a b", "a/b/c/d/e"):
+        with pytest.raises(InvalidInput):
+            check_category(bad)
