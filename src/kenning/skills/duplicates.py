@@ -13,6 +13,8 @@ tests/test_skills_duplicates.py keeps a sample of those pairs.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +25,10 @@ from .model import Skill
 
 NEAR_DUPLICATE = 0.92
 _CACHE_SIZE = 4096
+# passage vectors by (embedder, text), shared by every library in the process: the same skills are
+# compared again at each create, and an embedding is the slow part
+_vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -40,20 +46,28 @@ def passage(name: str, description: str) -> str:
 
 
 class DuplicateFinder:
-    """Compares a new skill with existing ones; keeps the passage vectors it has made."""
+    """Compares a new skill with existing ones by meaning."""
 
     def __init__(self, embedder: Embedder, threshold: float = NEAR_DUPLICATE) -> None:
         self.embedder = embedder
         self.threshold = threshold
-        self._vectors: dict[str, np.ndarray] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-        if todo:
-            if len(self._vectors) + len(todo) > _CACHE_SIZE:
-                self._vectors.clear()
-            self._vectors.update(zip(todo, self.embedder.embed_passages(todo)))
-        return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.embedder.dim))
+        name = self.embedder.name
+        with _lock:
+            todo = [t for t in dict.fromkeys(texts) if (name, t) not in _vectors]
+        made = self.embedder.embed_passages(todo) if todo else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        with _lock:
+            for text, vec in zip(todo, made):
+                _vectors[(name, text)] = vec
+            rows = []
+            for text in texts:
+                vec = _vectors[(name, text)]
+                _vectors.move_to_end((name, text))
+                rows.append(vec)
+            while len(_vectors) > _CACHE_SIZE:
+                _vectors.popitem(last=False)
+        return np.stack(rows) if rows else np.zeros((0, self.embedder.dim), dtype=np.float32)
 
     def similar(self, name: str, description: str, existing: Sequence[Skill]) -> list[Similar]:
         """The existing skills at least ``threshold`` alike in meaning, most alike first."""

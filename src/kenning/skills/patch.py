@@ -86,15 +86,15 @@ def _restore(text: str, crlf: bool) -> str:
 
 
 def closest_passage(body: str, old: str) -> str:
-    """A sentence naming the lines of ``body`` most like ``old`` and quoting them."""
+    """A sentence naming the lines of ``body`` most like ``old`` and quoting them. Compared word by
+    word: a misremembered word costs one word, not the characters it shares with another line."""
     lines = body.split("\n")
-    want = " ".join(old.split())
     span = max(1, len(old.strip("\n").split("\n")))
     best, best_at = 0.0, 0
-    matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(want)
+    matcher: difflib.SequenceMatcher[str] = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(old.split())
     for i in range(max(1, len(lines) - span + 1)):
-        matcher.set_seq1(" ".join(" ".join(lines[i : i + span]).split()))
+        matcher.set_seq1(" ".join(lines[i : i + span]).split())
         if matcher.real_quick_ratio() > best and matcher.quick_ratio() > best:
             ratio = matcher.ratio()
             if ratio > best:
