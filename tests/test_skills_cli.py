@@ -111,6 +111,7 @@ def test_check_lists_sources_and_why_a_skill_was_skipped(project: Path) -> None:
     write_skill(project / ".agents/skills", "broken", raw="---\nname: broken\n---\n")
     out = run(project, "check").stdout
     assert "Sources, highest first" in out and "broken" in out and "no description" in out
+    assert "1 skill folder(s) could not be loaded" in run(project, "list").stdout
     notes = run_json(project, "check")
     assert notes[0]["level"] == "skipped" and notes[0]["source"] == "project"
 

@@ -202,11 +202,34 @@ def test_a_failing_write_leaves_the_old_file_and_no_version(skills: Skills, dock
     assert versions_of(skills, "docker-build") == ["create"]
 
 
+def test_a_failing_database_write_puts_the_files_back(skills: Skills, docker: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from kenning.skills import versions
+
+    before = (docker / "SKILL.md").read_bytes()
+    real_record = versions.record
+
+    def failing_record(*args: object, **kwargs: object) -> int:
+        if kwargs.get("action") == "edit":
+            raise sqlite3.OperationalError("disk I/O error")
+        return real_record(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(versions, "record", failing_record)
+    with pytest.raises(sqlite3.OperationalError):
+        skills.skill_manage("edit", "docker-build", content=skill_md("docker-build", "New words.", "new body\n"))
+    assert (docker / "SKILL.md").read_bytes() == before
+    monkeypatch.undo()
+    assert versions_of(skills, "docker-build") == ["create"]
+
+
 def test_size_limits(skills: Skills, docker: Path) -> None:
     with pytest.raises(InvalidInput, match="100,000"):
         skills.skill_manage("edit", "docker-build", content=skill_md("docker-build", "Big.", "x" * 100_001))
     with pytest.raises(InvalidInput, match="1 MiB"):
-        skills.skill_manage("write_file", "docker-build", file_path="assets/big.bin", file_content=b"0" * (1024 * 1024 + 1))
+        skills.skill_manage("write_file", "docker-build", file_path="assets/big.bin",
+                            file_content=b"0" * (1024 * 1024 + 1))
     skills.skill_manage("write_file", "docker-build", file_path="assets/ok.bin", file_content=b"\x00\xff" * 1000)
     assert (docker / "assets/ok.bin").read_bytes() == b"\x00\xff" * 1000
 

@@ -197,4 +197,5 @@ def test_check_reports_skipped_folders_and_list_hints_at_it(kb: Kenning, skills:
     write_skill(user_root(kb), "broken", raw="---\nname: broken\n---\n")
     notes = skills.check()
     assert [(n.path.name, n.level) for n in notes] == [("broken", "skipped")]
-    assert "kenning skill check" in skills.skills_list()["hint"]
+    listed = skills.skills_list()
+    assert listed["skipped"] == 1 and "kenning skill check" in listed["hint"]

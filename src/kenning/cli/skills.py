@@ -127,8 +127,8 @@ def list_skills(skills: Skills, category: str | None, as_json: bool) -> None:
     for dup in result["duplicates"]:
         output.show(Text(f"Duplicate name {dup['name']!r} in the {dup['source']} source: use "
                          + " or ".join(dup["use"])))
-    if "kenning skill check" in result["hint"]:
-        output.show(Text(result["hint"].split(". ", 1)[-1]))
+    if result["skipped"]:
+        output.show(Text(f"{result['skipped']} skill folder(s) could not be loaded: `kenning skill check` says why."))
 
 
 @skill.command()

@@ -132,7 +132,8 @@ def snapshot(skill_dir: Path) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     total = 0
     for dirpath, dirnames, filenames in os.walk(skill_dir):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
+        dirnames[:] = sorted(d for d in dirnames
+                             if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if name.startswith(".") or path.is_symlink() or not path.is_file():

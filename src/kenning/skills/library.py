@@ -94,7 +94,9 @@ class Skills:
 
     def skills_list(self, category: str | None = None) -> dict[str, Any]:
         """``{success, count, categories, skills: [{name, description, category, source, available,
-        missing}], hint, shadowed, duplicates}``: names and descriptions only, never bodies."""
+        missing}], hint}``, plus ``shadowed`` (skills hidden by a higher source), ``duplicates`` (names
+        that must be qualified) and ``skipped`` (folders that could not be loaded). Names and
+        descriptions only, never bodies."""
         index = self.index()
         shown = index.visible()
         if category:
@@ -118,6 +120,7 @@ class Skills:
             "shadowed": [s.to_dict() for s in index.shadowed()],
             "duplicates": [{"name": g[0].name, "source": g[0].source, "paths": [str(s.path) for s in g],
                             "use": [s.qualified for s in g]} for g in index.duplicates()],
+            "skipped": skipped,
         }
 
     def skill_view(self, name: str, file_path: str | None = None) -> dict[str, Any]:

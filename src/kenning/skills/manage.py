@@ -121,7 +121,8 @@ class Manager:
         old state if history lacks it, checks and records the new one, and restores the old files if
         anything fails."""
         with self.store.transaction():
-            pending = _Pending(files.snapshot(loc.path) if loc.path.is_dir() else {})
+            existed = loc.path.is_dir()
+            pending = _Pending(files.snapshot(loc.path) if existed else {})
             before = pending.before
             if before and versions.latest_checksum(self.store, loc) != versions.checksum(before):
                 versions.record(self.store, loc, before, action="observed", actor=self.actor,
@@ -130,10 +131,10 @@ class Manager:
                 yield pending
                 after = files.snapshot(loc.path) if loc.path.is_dir() else {}
                 self._check_written(loc, before, after)
+                pending.number = self._record(loc, action, reason, before, after)
             except BaseException:
-                self._put_back(loc.path, before)
+                self._put_back(loc.path, before, existed)
                 raise
-            pending.number = self._record(loc, action, reason, before, after)
         self.loader.invalidate()
         self.on_change()
 
@@ -167,11 +168,11 @@ class Manager:
         return number
 
     @staticmethod
-    def _put_back(folder: Path, before: dict[str, bytes]) -> None:
+    def _put_back(folder: Path, before: dict[str, bytes], existed: bool) -> None:
         """Restore a folder to ``before`` after a failed change (best effort: the error that got us
         here is the one to report)."""
         try:
-            if not before:
+            if not existed:
                 if folder.is_dir():
                     files.remove_tree(folder)
                 return
@@ -204,6 +205,8 @@ class Manager:
                            "with patch or edit instead, or pass force to create it anyway")
         loc = Location(source.name, source.root, folder.relative_to(source.root).as_posix(), name)
         with self._changing(loc, "create", reason) as pending:
+            if pending.before or folder.exists():  # made by someone else since we looked
+                raise Conflict(f"skill folder {folder} already exists; change it with edit or patch")
             files.atomic_write(folder / SKILL_FILE, text.encode("utf-8"))
         message = f"created skill {name!r} in the {source.name} source"
         if similar:
@@ -236,7 +239,8 @@ class Manager:
                 try:
                     validate_skill_md(patched.text, skill.path.name)
                 except InvalidInput as exc:
-                    raise InvalidInput(f"the patch would leave SKILL.md broken, so nothing was changed: {exc}") from None
+                    raise InvalidInput(f"the patch would leave SKILL.md broken, so nothing was changed: {exc}") \
+                        from None
             data = patched.text.encode("utf-8")
             self._check_size(rel, data)
             files.atomic_write(target, data)
@@ -273,7 +277,8 @@ class Manager:
         folder = skill.path
         roots = {s.root.resolve() for s in self.sources}
         if folder.is_symlink():
-            raise Forbidden(f"skill folder {folder} is a symbolic link; kenning does not delete links, remove it by hand")
+            raise Forbidden(f"skill folder {folder} is a symbolic link; kenning does not delete links, "
+                            "remove it by hand")
         real = folder.resolve()
         if real in roots:
             raise Forbidden(f"{folder} is a skills source root, not a skill; refused")
@@ -281,7 +286,8 @@ class Manager:
             raise Forbidden(f"skill folder {folder} is outside every writable skills root; refused")
         with self._changing(self._loc(skill), "delete", reason) as pending:
             files.remove_tree(folder)
-        return self._done("delete", skill, pending, f"deleted skill {skill.name!r}; `kenning skill rollback` can bring it back")
+        return self._done("delete", skill, pending,
+                          f"deleted skill {skill.name!r}; `kenning skill rollback` can bring it back")
 
     def rollback(self, loc: Location, number: int, *, reason: str = "") -> Change:
         self._writable(loc, "roll back")
