@@ -90,6 +90,16 @@ def test_a_deleted_skill_keeps_its_history_and_can_be_restored(skills: Skills) -
     assert skills.skill_view("deploy")["name"] == "deploy"
 
 
+def test_a_deleted_override_of_a_built_in_skill_can_still_be_rolled_back(kb: Kenning) -> None:
+    mine = skill_md("kenning-memory", "My own memory habits, one scope per project.")
+    kb.skills.skill_manage("create", "kenning-memory", content=mine, force=True)
+    kb.skills.skill_manage("delete", "kenning-memory")
+    assert kb.skills.get("kenning-memory").source == "builtin"
+    assert [v.action for v in kb.skills.history("kenning-memory")] == ["create", "delete"]
+    kb.skills.rollback("kenning-memory", 1)
+    assert kb.skills.get("kenning-memory").source == "user"
+
+
 def test_unknown_versions_and_names(skills: Skills) -> None:
     with pytest.raises(NotFound, match="no version 9"):
         skills.rollback("deploy", 9)

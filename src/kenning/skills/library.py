@@ -208,23 +208,32 @@ class Skills:
     # -- versions ----------------------------------------------------------------------------------
 
     def _locate(self, name: str) -> Location:
-        """Where the history of ``name`` is kept: the skill on disk, else the one place a skill of that
-        name was recorded (a deleted skill)."""
+        """Where the history of ``name`` is kept: the skill on disk in a writable source; else the one
+        writable place a skill of that name was recorded (a deleted skill, perhaps now hidden by a
+        built-in one of the same name: read-only skills never have a history)."""
+        found: Skill | None = None
+        missing_error: NotFound | None = None
         try:
-            skill = self.get(name)
-            return Location(skill.source, skill.root, skill.rel_path, skill.name)
-        except NotFound:
-            source, _, rest = name.partition(":")
-            bare = (rest if rest and source in SOURCE_NAMES else name).rstrip("/").rsplit("/", 1)[-1]
-            places = versions.locations_named(self.store, bare)
-            if rest and source in SOURCE_NAMES:
-                places = [p for p in places if p.source == source]
-            if len(places) == 1:
-                return places[0]
-            if not places:
-                raise
-            raise Conflict(f"skill {name!r} is gone, and was recorded in {len(places)} places: "
-                           f"{', '.join(str(p.path) for p in places)}; qualify it (e.g. 'user:{bare}')") from None
+            found = self.get(name)
+        except NotFound as exc:
+            missing_error = exc
+        writable = {s.root for s in self.sources if s.writable}
+        if found is not None and found.root in writable:
+            return Location(found.source, found.root, found.rel_path, found.name)
+        source, _, rest = name.partition(":")
+        qualified = bool(rest) and source in SOURCE_NAMES
+        bare = (rest if qualified else name).rstrip("/").rsplit("/", 1)[-1]
+        places = [p for p in versions.locations_named(self.store, bare)
+                  if p.root in writable and (not qualified or p.source == source)]
+        if len(places) > 1:
+            raise Conflict(f"skill {name!r} was recorded in {len(places)} places: "
+                           f"{', '.join(str(p.path) for p in places)}; qualify it (e.g. 'user:{bare}')")
+        if places:
+            return places[0]
+        if found is not None:
+            return Location(found.source, found.root, found.rel_path, found.name)
+        assert missing_error is not None
+        raise missing_error
 
     def history(self, name: str) -> list[SkillVersion]:
         """Every recorded version of a skill, oldest first (a deleted skill's too)."""

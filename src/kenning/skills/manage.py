@@ -244,8 +244,9 @@ class Manager:
             data = patched.text.encode("utf-8")
             self._check_size(rel, data)
             files.atomic_write(target, data)
-        how = "" if patched.exact else " (matched ignoring whitespace)"
-        return self._done("patch", skill, pending, f"replaced {patched.count} passage(s) of {rel}{how}", patched.count)
+        how = "" if patched.exact else ", matched ignoring whitespace"
+        count = "1 passage" if patched.count == 1 else f"{patched.count} passages"
+        return self._done("patch", skill, pending, f"replaced {count} of {rel}{how}", patched.count)
 
     def write_file(self, skill: Skill, file_path: object, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "change")
