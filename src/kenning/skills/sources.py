@@ -80,85 +80,96 @@ def inside(path: Path, root: Path) -> bool:
 
 
 def walk(source: Source) -> tuple[list[Found], list[Diagnostic]]:
-    """Every skill folder under one root, bounded as the module docstring says."""
+    """Every skill folder under one root, bounded as the module docstring says. One ``scandir`` per
+    folder and no path resolution except for links: this runs on every listing."""
     root = source.root
     if not root.is_dir():
         return [], []
     real_root = root.resolve()
-    found: list[Found] = []
-    notes: list[Diagnostic] = []
-    stack: list[tuple[Path, int]] = [(root, 0)]
-    links: list[tuple[Path, int]] = []  # walked after the real folders, so a skill is found by its own path
+    walker = _Walker(source, real_root)
+    stack: list[tuple[Path, Path, int]] = [(root, real_root, 0)]  # (path, real path, depth)
+    links: list[tuple[Path, Path, int]] = []  # walked after the real folders: a skill is found by its own path
     seen = {real_root}
-    visited = 0
     while stack or links:
         if not stack:
-            link, link_depth = links.pop(0)
-            if link.resolve() not in seen:
-                seen.add(link.resolve())
-                stack.append((link, link_depth))
+            link = links.pop(0)
+            if link[1] not in seen:
+                seen.add(link[1])
+                stack.append(link)
             continue
-        folder, depth = stack.pop()
-        visited += 1
-        if visited > MAX_FOLDERS:
-            notes.append(Diagnostic(root, source.name, "warning",
-                                    f"stopped after {MAX_FOLDERS} folders; skills further in were not loaded "
-                                    "(move unrelated folders out of the skills root)"))
+        folder, real, depth = stack.pop()
+        walker.visited += 1
+        if walker.visited > MAX_FOLDERS:
+            walker.note(root, "warning", f"stopped after {MAX_FOLDERS} folders; skills further in were not loaded "
+                                         "(move unrelated folders out of the skills root)")
             break
-        if depth > 0 and (folder / SKILL_FILE).exists():
-            if _skill_file_ok(folder, real_root, source, notes):
-                parts = folder.relative_to(root).parts
-                found.append(Found(source, folder, "/".join(parts[:-1]) or None))
-            continue  # a skill's own folders hold its files, not more skills
-        if depth >= MAX_DEPTH:
-            continue
-        for child, is_link in _subfolders(folder, real_root, source, notes):
+        for child, child_real, is_link in walker.visit(folder, real, depth):
             if is_link:
-                links.append((child, depth + 1))
-            elif child.resolve() not in seen:
-                seen.add(child.resolve())
-                stack.append((child, depth + 1))
-    if (root / SKILL_FILE).exists():
-        notes.append(Diagnostic(root, source.name, "skipped",
-                                "SKILL.md sits directly in the skills root; move it into a folder named "
-                                "after the skill"))
-    found.sort(key=lambda f: f.path.as_posix())
-    return found, notes
+                links.append((child, child_real, depth + 1))
+            elif child_real not in seen:
+                seen.add(child_real)
+                stack.append((child, child_real, depth + 1))
+    walker.found.sort(key=lambda f: f.path.as_posix())
+    return walker.found, walker.notes
 
 
-def _skill_file_ok(folder: Path, real_root: Path, source: Source, notes: list[Diagnostic]) -> bool:
-    skill_md = folder / SKILL_FILE
-    if not inside(skill_md.resolve(), real_root):
-        notes.append(Diagnostic(folder, source.name, "skipped",
-                                "SKILL.md is a link to a file outside the skills root; not followed"))
-        return False
-    if not skill_md.is_file():
-        notes.append(Diagnostic(folder, source.name, "skipped", "SKILL.md is not a regular file"))
-        return False
-    return True
+class _Walker:
+    """The state of one walk: what was found and noticed, and how many folders were read."""
 
+    def __init__(self, source: Source, real_root: Path) -> None:
+        self.source = source
+        self.real_root = real_root
+        self.found: list[Found] = []
+        self.notes: list[Diagnostic] = []
+        self.visited = 0
 
-def _subfolders(folder: Path, real_root: Path, source: Source, notes: list[Diagnostic]) -> list[tuple[Path, bool]]:
-    """The folders to walk into, each with whether it is a link (to a folder inside the root)."""
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
-    except OSError as exc:
-        notes.append(Diagnostic(folder, source.name, "warning", f"cannot read folder: {exc.strerror or exc}"))
-        return []
-    out = []
-    for entry in entries:
-        if entry.name.startswith(".") or entry.name in _SKIP:
-            continue
+    def note(self, path: Path, level: str, message: str) -> None:
+        self.notes.append(Diagnostic(path, self.source.name, level, message))
+
+    def visit(self, folder: Path, real: Path, depth: int) -> list[tuple[Path, Path, bool]]:
+        """Record ``folder`` if it is a skill; else the sub-folders to walk into: (path, real path, is a
+        link). ``real`` is the folder's resolved path, so a plain sub-folder's is ``real / name``."""
         try:
-            if not entry.is_dir(follow_symlinks=True):
+            entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
+        except OSError as exc:
+            self.note(folder, "warning", f"cannot read folder: {exc.strerror or exc}")
+            return []
+        skill_file = next((e for e in entries if e.name == SKILL_FILE), None)
+        if skill_file is not None and depth == 0:
+            self.note(folder, "skipped", "SKILL.md sits directly in the skills root; move it into a folder "
+                                         "named after the skill")
+        elif skill_file is not None:
+            if self._skill_file_ok(folder, skill_file):
+                parts = folder.relative_to(self.source.root).parts
+                self.found.append(Found(self.source, folder, "/".join(parts[:-1]) or None))
+            return []  # a skill's own folders hold its files, not more skills
+        if depth >= MAX_DEPTH:
+            return []
+        out = []
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name in _SKIP:
                 continue
-        except OSError:
-            continue
-        child = Path(entry.path)
-        is_link = entry.is_symlink()
-        if is_link and not inside(child.resolve(), real_root):
-            notes.append(Diagnostic(child, source.name, "warning",
-                                    "link to a folder outside the skills root; not followed"))
-            continue
-        out.append((child, is_link))
-    return out
+            child = Path(entry.path)
+            try:
+                if entry.is_symlink():
+                    target = child.resolve()
+                    if not target.is_dir():
+                        continue
+                    if not inside(target, self.real_root):
+                        self.note(child, "warning", "link to a folder outside the skills root; not followed")
+                        continue
+                    out.append((child, target, True))
+                elif entry.is_dir(follow_symlinks=False):
+                    out.append((child, real / entry.name, False))
+            except OSError:
+                continue
+        return out
+
+    def _skill_file_ok(self, folder: Path, entry: os.DirEntry[str]) -> bool:
+        if entry.is_symlink() and not inside(Path(entry.path).resolve(), self.real_root):
+            self.note(folder, "skipped", "SKILL.md is a link to a file outside the skills root; not followed")
+            return False
+        if not entry.is_file():
+            self.note(folder, "skipped", "SKILL.md is not a regular file")
+            return False
+        return True
