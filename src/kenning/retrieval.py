@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from .embed import Embedder
 from .errors import InvalidInput
 from .models import KINDS, Hit
@@ -32,7 +34,10 @@ from .text import fts_match_expression, query_words
 from .timeutil import to_epoch, utcnow
 
 LEXICAL_WEIGHT = 0.6
-BM25_SHARE = 0.0  # how much of the word evidence is BM25 (relative to the best match) vs. IDF coverage
+DENSE_BASE = 0.0  # 0: meaning is 0 at the weakest semantic candidate; 1: at the scope's mean cosine
+BM25_SHARE = 0.0
+PRF_WEIGHT = 0.0  # > 0: the query vector is moved towards its best PRF_DOCS candidates, then searched again
+PRF_DOCS = 3  # how much of the word evidence is BM25 (relative to the best match) vs. IDF coverage
 MAX_QUERY_CHARS = 10_000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
@@ -141,8 +146,12 @@ def recall(
     pool = max(50, 4 * k)
     while True:
         dense = vectors.search(qvec, scope, filters.kinds, pool)
+        if PRF_WEIGHT and dense:
+            _, top = vectors.rows_of(r for r, _ in dense[:PRF_DOCS])
+            moved = qvec + PRF_WEIGHT * top.mean(axis=0)
+            dense = vectors.search(moved / np.linalg.norm(moved), scope, filters.kinds, pool)
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
-        evidence = _Evidence.collect(words, idf, dense, lexical)
+        evidence = _Evidence.collect(words, idf, dense, lexical, vectors.mean_cosine(qvec, scope))
         evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
         hits = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
@@ -170,6 +179,7 @@ class _Evidence:
         idf: dict[str, float],
         dense: list[tuple[int, float]],
         lexical: list[tuple[int, float, str]],
+        mean_cos: float | None,
     ) -> _Evidence:
         matched = {}
         best = min((b for _, b, _ in lexical), default=-1.0) or -1.0  # FTS5 bm25: lower is better
@@ -183,7 +193,8 @@ class _Evidence:
             cosine=dict(dense),
             dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
             words=matched,
-            lo=min(cos, default=0.0),
+            lo=min(cos, default=0.0) if mean_cos is None or not DENSE_BASE else
+            (1 - DENSE_BASE) * min(cos, default=0.0) + DENSE_BASE * mean_cos,
             hi=max(cos, default=1.0),
         )
 

@@ -37,6 +37,7 @@ class VectorCache:
         self.scopes = np.empty(0, dtype=np.int32)
         self.kinds = np.empty(0, dtype=np.int8)
         self.centre: np.ndarray | None = None
+        self._scope_sums: dict[int, tuple[np.ndarray, int]] = {}
         self.bits = np.empty((0, self.dim // 64 if self.dim % 64 == 0 else 0), dtype=np.uint64)
         self.max_rowid = 0
 
@@ -73,6 +74,11 @@ class VectorCache:
         self.scopes = np.concatenate([self.scopes, np.array(scope_codes, dtype=np.int32)])
         self.kinds = np.concatenate([self.kinds, np.array(kind_codes, dtype=np.int8)])
         self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
+        codes = np.array(scope_codes)
+        for code in set(scope_codes):
+            total, count = self._scope_sums.get(code, (np.zeros(self.dim), 0))
+            chosen = vecs[codes == code]
+            self._scope_sums[code] = (total + chosen.sum(axis=0, dtype=np.float64), count + len(chosen))
         self._update_bits()
 
     def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str]]:
@@ -123,12 +129,24 @@ class VectorCache:
         distance = np.bitwise_count(bits ^ self._signs(query)).sum(axis=1, dtype=np.int32)
         return np.sort(idx[np.argpartition(distance, keep - 1)[:keep]])
 
-    def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
-        """Cosine of the query with each given item (items without a vector are left out)."""
+    def mean_cosine(self, query: np.ndarray, scope: str) -> float | None:
+        """The query's average cosine over a scope: by linearity, its cosine with the scope's sum."""
+        code = self._scope_codes.get(scope)
+        if code is None or code not in self._scope_sums:
+            return None
+        total, count = self._scope_sums[code]
+        return float(total @ query) / count
+
+    def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The given items that have a vector, and their vectors."""
         wanted = np.fromiter(rowids, dtype=np.int64)
         if not len(wanted) or not len(self.rowids):
-            return {}
+            return np.empty(0, dtype=np.int64), np.empty((0, self.dim), dtype=np.float32)
         pos = np.minimum(np.searchsorted(self.rowids, wanted), len(self.rowids) - 1)
         found = self.rowids[pos] == wanted
-        scores = self.matrix[pos[found]] @ query
-        return {int(r): float(c) for r, c in zip(wanted[found], scores)}
+        return wanted[found], self.matrix[pos[found]]
+
+    def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
+        """Cosine of the query with each given item (items without a vector are left out)."""
+        ids, vecs = self.rows_of(rowids)
+        return {int(r): float(c) for r, c in zip(ids, vecs @ query)}
