@@ -153,15 +153,15 @@ def recall(
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
         evidence = _Evidence.collect(words, idf, dense, lexical, vectors.mean_cosine(qvec, scope))
         evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
-        hits = _score_and_filter(store, evidence, where, params, now)
+        ranked = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
-        if len(hits) >= k or exhausted:
+        if len(ranked) >= k or exhausted:
             break
         pool *= 4
-    hits = hits[:k]
-    if touch and hits:
-        store.touch((h[0] for h in hits), now)
-    return [h[1] for h in hits]
+    ranked = ranked[:k]
+    if touch and ranked:
+        store.touch((rowid for rowid, _ in ranked), now)
+    return _hits(store, evidence, ranked)
 
 
 @dataclass
@@ -205,29 +205,45 @@ class _Evidence:
         return min(1.0, max(0.0, (cos - self.lo) / (self.hi - self.lo))) if self.hi > self.lo else 1.0
 
 
+_SCORE_COLUMNS = "content, importance, confidence, last_accessed, updated_at"
+
+
 def _score_and_filter(
     store: Store, ev: _Evidence, where: str, params: list[Any], now: float
-) -> list[tuple[int, Hit]]:
+) -> list[tuple[int, float]]:
+    """(rowid, score) of the candidates that pass the filters, best first."""
     ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
     if not ids:
         return []
-    rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params])
-    out: list[tuple[int, Hit]] = []
+    rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params],
+                        columns=_SCORE_COLUMNS)
+    scored = []
     for row in rows:
         rowid = int(row["rowid"])
-        share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
+        share = ev.words[rowid][0] if rowid in ev.words else 0.0
         base = (ev.meaning(rowid) + LEXICAL_WEIGHT * share) / (1 + LEXICAL_WEIGHT)
-        score = base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now))
+        scored.append((rowid, base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)), row["content"]))
+    scored.sort(key=lambda t: (-t[1], t[2]))
+    return [(rowid, score) for rowid, score, _ in scored]
+
+
+def _hits(store: Store, ev: _Evidence, ranked: list[tuple[int, float]]) -> list[Hit]:
+    """Full items, with their reasons, for the ranked (rowid, score) pairs."""
+    if not ranked:
+        return []
+    rows = {int(r["rowid"]): r for r in store.select(
+        f"rowid IN ({', '.join('?' * len(ranked))})", [r for r, _ in ranked])}
+    out = []
+    for rowid, score in ranked:
+        share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
         cos = ev.cosine.get(rowid)
-        hit = Hit(
-            item=item_from_row(row),
+        out.append(Hit(
+            item=item_from_row(rows[rowid]),
             score=score,
             why=_why(cos, ev.dense_rank.get(rowid), share, found, lex_rank),
             semantic=cos,
             lexical_rank=lex_rank,
-        )
-        out.append((rowid, hit))
-    out.sort(key=lambda pair: (-pair[1].score, pair[1].item.content))
+        ))
     return out
 
 

@@ -163,9 +163,12 @@ class SQLiteStore:
             (scope, kind, content_key),
         )
 
-    def select(self, where: str, params: Sequence[Any] = (), order: str = "", limit: int | None = None) -> list[dict[str, Any]]:
+    def select(
+        self, where: str, params: Sequence[Any] = (), order: str = "", limit: int | None = None,
+        columns: str = "*",
+    ) -> list[dict[str, Any]]:
         """Items matching a WHERE clause built by the caller from fixed text and ``?`` parameters."""
-        sql = f"SELECT rowid, * FROM items WHERE {where}"
+        sql = f"SELECT rowid, {columns} FROM items WHERE {where}"
         if order:
             sql += f" ORDER BY {order}"
         if limit is not None:
