@@ -60,14 +60,20 @@ def load_recipes(data_dir: str | os.PathLike[str]) -> ModuleType:
     return module
 
 
+def _git(*args: str) -> str:
+    out = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
+    return out.stdout.strip()
+
+
+def src_changes() -> list[str]:
+    """Uncommitted changes under ``src/`` (``git status --porcelain`` lines)."""
+    return _git("status", "--porcelain", "--", "src").splitlines()
+
+
 def git_commit() -> str:
     """Short commit of the repository, with ``+dirty`` when ``src/`` has uncommitted changes."""
-    def git(*args: str) -> str:
-        out = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
-        return out.stdout.strip()
-
-    commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    return commit + ("+dirty" if git("status", "--porcelain", "--", "src") else "")
+    commit = _git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+dirty" if src_changes() else "")
 
 
 def run_config(kb: Kenning, commit: str) -> dict[str, Any]:
@@ -81,6 +87,7 @@ def run_config(kb: Kenning, commit: str) -> dict[str, Any]:
         "kenning": kenning.__version__,
         "kenning_path": str(Path(kenning.__file__).parent),
         "commit": commit,
+        "src_changes": src_changes(),
         "embedder": emb.name,
         "dim": emb.dim,
         "threads": getattr(emb, "threads", None),
