@@ -36,7 +36,7 @@ from kenning import Kenning  # noqa: E402
 from kenning import retrieval as kr  # noqa: E402
 from kenning.retrieval import Filters  # noqa: E402
 
-console = Console()
+console = Console(width=200)
 
 
 def open_task(cache: Path, dataset: str, task: dict[str, Any]) -> tuple[Kenning, Ingested]:
@@ -66,7 +66,7 @@ def run(dataset: str, recipes: Any, args: argparse.Namespace) -> None:
     plan = PLANS.get(dataset, ONE_ANSWER)
     tasks, note = select_tasks(loader(), plan, args)
     configs = settings(args.set)
-    labels = ["BM25", "dense"] + [" ".join(f"{k}={v:g}" for k, v in c.items()) or "default" for c in configs]
+    labels = ["BM25", "dense"] + [" ".join(f"{k.lower()}={v:g}" for k, v in c.items()) or "default" for c in configs]
     metrics = (*plan.metrics, *plan.group_metrics)
     scores = Scores(recipes, metrics, labels)
     defaults = {name: getattr(kr, name) for c in configs for name in c}
@@ -97,7 +97,7 @@ def run(dataset: str, recipes: Any, args: argparse.Namespace) -> None:
             kb.close()
             progress.advance(bar)
     table = Table(title=f"{dataset} ({note}, {scores.count('all')} queries)")
-    table.add_column("system / setting")
+    table.add_column("system / setting", no_wrap=True)
     columns = [("all", m) for m in plan.metrics] + [(g, m) for g in scores.groups()[1:] for m in plan.group_metrics]
     for group, metric in columns:
         table.add_column(metric if group == "all" else f"{group} {metric}", justify="right")

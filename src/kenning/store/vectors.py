@@ -37,7 +37,6 @@ class VectorCache:
         self.scopes = np.empty(0, dtype=np.int32)
         self.kinds = np.empty(0, dtype=np.int8)
         self.centre: np.ndarray | None = None
-        self._scope_sums: dict[int, tuple[np.ndarray, int]] = {}
         self.bits = np.empty((0, self.dim // 64 if self.dim % 64 == 0 else 0), dtype=np.uint64)
         self.max_rowid = 0
 
@@ -74,11 +73,6 @@ class VectorCache:
         self.scopes = np.concatenate([self.scopes, np.array(scope_codes, dtype=np.int32)])
         self.kinds = np.concatenate([self.kinds, np.array(kind_codes, dtype=np.int8)])
         self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
-        codes = np.array(scope_codes)
-        for code in set(scope_codes):
-            total, count = self._scope_sums.get(code, (np.zeros(self.dim), 0))
-            chosen = vecs[codes == code]
-            self._scope_sums[code] = (total + chosen.sum(axis=0, dtype=np.float64), count + len(chosen))
         self._update_bits()
 
     def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str]]:
@@ -128,14 +122,6 @@ class VectorCache:
         bits = self.bits if len(idx) == len(self.bits) else self.bits[idx]
         distance = np.bitwise_count(bits ^ self._signs(query)).sum(axis=1, dtype=np.int32)
         return np.sort(idx[np.argpartition(distance, keep - 1)[:keep]])
-
-    def mean_cosine(self, query: np.ndarray, scope: str) -> float | None:
-        """The query's average cosine over a scope: by linearity, its cosine with the scope's sum."""
-        code = self._scope_codes.get(scope)
-        if code is None or code not in self._scope_sums:
-            return None
-        total, count = self._scope_sums[code]
-        return float(total @ query) / count
 
     def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """The given items that have a vector, and their vectors."""
