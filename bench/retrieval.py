@@ -51,6 +51,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -427,7 +428,7 @@ def show_losses(name: str, result: dict[str, Any], n: int, seed: int, console: C
                       f"{LABELS[base]}'s; {len(picked)} of them[/]")
         for loss in picked:
             ranks = "; ".join(f"{LABELS[s]} {','.join(map(str, r)) or '-'}" for s, r in loss["ranks"].items())
-            console.print(f"  Q: {_short(loss['query'], 300)}", highlight=False)
+            console.print(f"  Q: {_short(loss['query'], 240)}", highlight=False)
             console.print(f"     gold at ranks: {ranks}", highlight=False)
             for g in loss["gold"]:
                 console.print(f"     gold: {_short(g)}", highlight=False)
@@ -435,9 +436,11 @@ def show_losses(name: str, result: dict[str, Any], n: int, seed: int, console: C
                 console.print(f"     kenning: {_short(top)}", highlight=False)
 
 
-def _short(text: str, limit: int = 140) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _short(text: str, cells: int = 120) -> str:
+    """One line of at most ``cells`` terminal cells (a Chinese character takes two)."""
+    line = Text(" ".join(text.split()))
+    line.truncate(cells, overflow="ellipsis")
+    return line.plain
 
 
 # -- entry point -------------------------------------------------------------------------------------
