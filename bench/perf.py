@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Speed of the embedded default at 10k and 100k facts: ingest, recall, cached recall, BM25.
 
-    python bench/perf.py                       # 10k and 100k facts (100k ingest takes ~10 min)
+    python bench/perf.py                       # 10k and 100k facts (100k ingest takes 20-30 min)
     python bench/perf.py --sizes 10000 --queries 300
     python bench/perf.py --keep bench/results/perf-stores   # reuse stores between runs
 
-The facts are real sentences from the public sets in ../shared/bench (LoCoMo turns, MemDaily
-messages, LCQMC / PAWS-X sentences, XQuAD paragraphs, tool descriptions): English and Chinese mixed,
-deduplicated, shuffled with a fixed seed. Queries are real questions from the same sets.
+The facts are real short sentences (8-250 characters, the size of a fact an agent stores) from the
+public sets in ../shared/bench: LoCoMo turns, MemDaily messages (with other users' messages when
+more are needed), LCQMC and PAWS-X sentences, MetaTool and Seal-Tools requests, Seal-Tools tool
+descriptions, XQuAD questions; English and Chinese mixed, deduplicated, shuffled with a fixed seed.
+Queries are real LoCoMo and MemDaily questions.
 
 Printed per size: ingest throughput (remember_many, batched), recall latency p50/p95 with a fresh
 query (embedding included), with a repeated query (served from the embedding cache, i.e. recall
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import resource
 import statistics
 import sys
@@ -49,29 +52,41 @@ def load_recipes(data: Path):  # type: ignore[no-untyped-def]
     return recipes
 
 
+SHORT = (8, 250)  # characters: the length of a fact as an agent stores it
+
+
 def build_corpus(recipes, size: int, seed: int = 0) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
-    """Up to ``size`` distinct real sentences, and a pool of real questions."""
+    """Up to ``size`` distinct real short sentences (8-250 characters), and a pool of real questions."""
     texts: dict[str, None] = {}
     questions: list[str] = []
-    task_sets = [
-        recipes.load_locomo(),
-        recipes.load_memdaily(),
-        recipes.load_seal_tools(),
-        recipes.load_xquad("zh", "zh"),
-        recipes.load_xquad("en", "en"),
-    ]
-    for tasks in task_sets:
+
+    def add(tasks, keep_questions: bool = True) -> None:  # type: ignore[no-untyped-def]
         for task in tasks:
-            texts.update(dict.fromkeys(t.strip() for t in task["corpus"].values() if t.strip()))
-            questions.extend(q[1] for q in task["queries"])
-    for name in ("lcqmc_test", "pawsx_zh_test"):
-        for task in recipes.load_csts_retrieval(name):
-            texts.update(dict.fromkeys(t.strip() for t in task["corpus"].values() if t.strip()))
+            texts.update(dict.fromkeys(t.strip() for t in map(str, task["corpus"].values())
+                                       if SHORT[0] <= len(t.strip()) <= SHORT[1]))
+            if keep_questions:
+                questions.extend(q[1] for q in task["queries"])
+
+    add(recipes.load_locomo())
+    add(recipes.load_memdaily())
+    for name in ("lcqmc_test", "pawsx_zh_test", "lcqmc_dev", "pawsx_zh_dev"):
+        add(recipes.load_csts_retrieval(name), keep_questions=False)
+    # requests people typed to tool-using assistants, and tool descriptions
+    for tasks in (recipes.load_metatool(), recipes.load_seal_tools(), recipes.load_xquad("en", "en"),
+                  recipes.load_xquad("zh", "zh")):
+        add([{"corpus": {i: q[1] for i, q in enumerate(t["queries"])}, "queries": []} for t in tasks])
+        if tasks[0]["name"].startswith("xquad"):  # the paragraphs' sentences
+            add([{"corpus": dict(enumerate(re.split(r"(?<=[.!?。！？])\s*", " ".join(map(str, t["corpus"].values()))))),
+                  "queries": []} for t in tasks])
+        if tasks[0]["name"] == "seal_tools":
+            add(tasks, keep_questions=False)
+    if len(texts) < size:  # other users' messages: MemDaily's distractors
+        add(recipes.load_memdaily(distractors=200), keep_questions=False)
     pool = list(texts)
     rng = random.Random(seed)
     rng.shuffle(pool)
     if len(pool) < size:
-        console.print(f"[yellow]only {len(pool):,} distinct sentences available; using all of them[/]")
+        console.print(f"[yellow]only {len(pool):,} distinct short sentences available; using all of them[/]")
     return pool[:size], questions
 
 

@@ -78,7 +78,8 @@ class Kenning:
         from .skills import Skills
 
         return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
-                      extra_dirs=self.settings.skill_extra_dirs, actor=self.actor)
+                      extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
+                      actor=self.actor)
 
     @classmethod
     def open(

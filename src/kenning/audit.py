@@ -7,9 +7,28 @@ refuse any UPDATE or DELETE of the log itself.
 from __future__ import annotations
 
 import json
+from typing import Any
+
 from .models import AuditEntry, Item
 from .store import Store
 from .timeutil import from_epoch, utcnow, to_epoch
+
+
+def record_event(
+    store: Store,
+    action: str,
+    *,
+    kind: str,
+    scope: str | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    actor: str = "api",
+    reason: str = "",
+) -> None:
+    """Append one audit row about something that is not a stored item (a hot-memory entry, a daily
+    note, an archive file): ``kind`` says what, ``before`` / ``after`` describe it (never a secret)."""
+    store.append_audit({"at": to_epoch(utcnow()), "action": action, "item_id": None, "kind": kind,
+                        "scope": scope, "actor": actor, "reason": reason, "before": before, "after": after})
 
 
 def record(

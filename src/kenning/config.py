@@ -11,6 +11,10 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     [skills]
     extra_dirs = ["~/team-skills"]   # read-only skill folders, after project, user and built-in ones
 
+    [hot]
+    memory_tokens = 2000             # budget of MEMORY.md (tokens, see kenning.tokens)
+    user_tokens = 1000               # budget of USER.md
+
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``.
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
@@ -48,10 +52,19 @@ class EmbedderConfig:
 
 
 @dataclass(frozen=True)
+class HotConfig:
+    """Token budgets of the hot files (``[hot]`` in kenning.toml)."""
+
+    memory_tokens: int = 2000
+    user_tokens: int = 1000
+
+
+@dataclass(frozen=True)
 class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
     skill_extra_dirs: tuple[Path, ...] = ()
+    hot: HotConfig = field(default_factory=HotConfig)
 
     @property
     def db_path(self) -> Path:
@@ -66,6 +79,11 @@ class Settings:
         """The user's own skills (the project's and the built-in ones live elsewhere)."""
         return self.home / SKILLS_DIR
 
+    @property
+    def cache_dir(self) -> Path:
+        """Derived data that kenning rebuilds when missing (the skill catalog snapshot)."""
+        return self.home / "cache"
+
     def paths(self) -> dict[str, str]:
         """Every file and folder kenning keeps in the data directory (nothing is opened)."""
         db = str(self.db_path)
@@ -76,6 +94,7 @@ class Settings:
             "database WAL": f"{db}-wal",
             "database shared memory": f"{db}-shm",
             "skills": str(self.skills_dir),
+            "cache": str(self.cache_dir),
         }
 
 
@@ -124,7 +143,22 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         query_prefix=str(section.get("query_prefix") or ""),
         passage_prefix=str(section.get("passage_prefix") or ""),
     )
-    return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})))
+    return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})),
+                    hot=_hot(root, data.get("hot", {})))
+
+
+def _hot(root: Path, section: object) -> HotConfig:
+    """``[hot] memory_tokens`` / ``user_tokens``: the budgets of MEMORY.md and USER.md."""
+    if not isinstance(section, dict):
+        raise InvalidInput(f"[hot] in {root / CONFIG_FILE} must be a table")
+    out = {}
+    for key, default in (("memory_tokens", 2000), ("user_tokens", 1000)):
+        value = section.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 100_000:
+            raise InvalidInput(f"[hot] {key} in {root / CONFIG_FILE} must be a whole number of tokens "
+                               f"from 100 to 100000, got {value!r}")
+        out[key] = value
+    return HotConfig(**out)
 
 
 def _extra_dirs(root: Path, section: object) -> tuple[Path, ...]:

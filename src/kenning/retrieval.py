@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-
 from .embed import Embedder
 from .errors import InvalidInput
+from .fusion import fuse, idf, rescale, word_share
 from .models import KINDS, Hit
 from .records import item_from_row
 from .store import Store
@@ -101,17 +101,6 @@ def check_kinds(kinds: object) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(kinds)) or None
 
 
-def _idf(total: int, df: int) -> float:
-    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
-
-
-def _word_evidence(idf: dict[str, float], mass: float, body: str) -> tuple[float, list[str]]:
-    """Share of the query's IDF mass that a document's segmented body contains, and which terms."""
-    doc = set(body.split())
-    found = [t for t in idf if t in doc]
-    return (sum(idf[t] for t in found) / mass if mass else 0.0), found
-
-
 def _prior(row: dict[str, Any], now: float) -> float:
     """Importance, confidence and recency in [0, 1]."""
     age_days = max(0.0, now - float(row["last_accessed"] or row["updated_at"])) / 86400
@@ -138,14 +127,14 @@ def recall(
     qvec = embedder.embed_query(query)
     vectors = store.fresh_vectors()
     df = store.doc_freq(terms)
-    idf = {t: _idf(len(vectors), df.get(t, 0)) for t in terms}
+    weights = {t: idf(len(vectors), df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
     where, params = filters.sql(now)
     pool = max(50, 4 * k)
     while True:
         dense = vectors.search(qvec, scope, filters.kinds, pool)
         lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
-        evidence = _Evidence.collect(words, idf, dense, lexical)
+        evidence = _Evidence.collect(words, weights, dense, lexical)
         evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
         ranked = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
@@ -170,14 +159,13 @@ class _Evidence:
     def collect(
         cls,
         words: dict[str, str],
-        idf: dict[str, float],
+        weights: dict[str, float],
         dense: list[tuple[int, float]],
         lexical: list[tuple[int, float, str]],
     ) -> _Evidence:
         matched = {}
-        mass = sum(idf.values())
         for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
-            share, found = _word_evidence(idf, mass, body)
+            share, found = word_share(weights, set(body.split()))
             if found:
                 matched[rowid] = (share, [words[t] for t in found], rank)
         cos = [c for _, c in dense]
@@ -190,10 +178,7 @@ class _Evidence:
         )
 
     def meaning(self, rowid: int) -> float:
-        cos = self.cosine.get(rowid)
-        if cos is None:
-            return 0.0
-        return min(1.0, max(0.0, (cos - self.lo) / (self.hi - self.lo))) if self.hi > self.lo else 1.0
+        return rescale(self.cosine.get(rowid), self.lo, self.hi)
 
 
 _SCORE_COLUMNS = "content, importance, confidence, last_accessed, updated_at"
@@ -212,7 +197,7 @@ def _score_and_filter(
     for row in rows:
         rowid = int(row["rowid"])
         share = ev.words[rowid][0] if rowid in ev.words else 0.0
-        base = (ev.meaning(rowid) + LEXICAL_WEIGHT * share) / (1 + LEXICAL_WEIGHT)
+        base = fuse(ev.meaning(rowid), share, LEXICAL_WEIGHT)
         scored.append((rowid, base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)), row["content"]))
     scored.sort(key=lambda t: (-t[1], t[2]))
     return [(rowid, score) for rowid, score, _ in scored]

@@ -1,4 +1,4 @@
-"""Skill commands: ``kenning skill list|view|check|create|patch|edit|delete|write-file|remove-file|
+"""Skill commands: ``kenning skill list|view|search|catalog|check|create|patch|edit|delete|write-file|remove-file|
 history|diff|rollback|feedback|stats``. Each calls one ``kb.skills`` method; ``--json`` prints what
 the library returned."""
 
@@ -156,6 +156,62 @@ def view(skills: Skills, name: str, file_path: str | None, as_json: bool) -> Non
     linked = [f for group in result["linked_files"].values() for f in group]
     if linked and file_path is None:
         output.show(Text("\nLinked files: " + ", ".join(linked)))
+
+
+@skill.command()
+@click.argument("task")
+@click.option("-k", "k", type=click.IntRange(1, 100), default=5, show_default=True, help="How many skills.")
+@json_option
+@pass_skills
+def search(skills: Skills, task: str, k: int, as_json: bool) -> None:
+    """Find the skills that fit a task, by words and meaning (English and Chinese alike).
+
+    Skills marked `always: true` are listed after the matches.
+
+    \b
+    Example:
+      kenning skill search "roll back a failed deployment"
+      kenning skill search "备份数据库" -k 3
+    """
+    result = skills.skills_search(task, k)
+    if as_json:
+        output.print_json(result)
+        return
+    if not result["skills"]:
+        output.show("No skills yet: `kenning skill create` adds one.")
+        return
+    rows = [(f"{r['score']:.2f}", r["name"] + ("" if r["available"] else " (unavailable)"),
+             output.truncate(r["description"], 50), r["why"]) for r in result["skills"]]
+    output.show(output.table(f"Skills for: {output.truncate(task, 60)}", ("score", "name", "description", "why"), rows))
+
+
+@skill.command()
+@click.option("--budget", "budget_tokens", type=int, default=2000, show_default=True,
+              help="Most tokens the catalog may take.")
+@click.option("--task", help="Put the skills matching this task first, with their whole descriptions.")
+@click.option("--category", help="Only this category (and its sub-categories).")
+@json_option
+@pass_skills
+def catalog(skills: Skills, budget_tokens: int, task: str | None, category: str | None, as_json: bool) -> None:
+    """Print the skill index a model sees in its system prompt, within a token budget.
+
+    Descriptions are shortened evenly when the budget is tight, then skills are listed by name
+    only, then left out with a count.
+
+    \b
+    Example:
+      kenning skill catalog --budget 1500
+      kenning skill catalog --budget 800 --task "deploy the web app"
+    """
+    result = skills.skills_catalog(budget_tokens, task=task, category=category)
+    if as_json:
+        output.print_json(result)
+        return
+    click.echo(result["text"].rstrip("\n"))
+    output.show(Text(
+        f"\n{result['tokens']} of {result['budget_tokens']} tokens; {result['skills']} skills: {result['full']} in full, "
+        f"{result['shortened']} shortened, {result['name_only']} by name, {result['omitted']} left out"
+        + (" (from cache)" if result["cached"] else ""), style="dim"))
 
 
 @skill.command()

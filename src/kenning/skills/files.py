@@ -8,15 +8,14 @@ file or the new one, never half of one; a removed folder is first renamed away i
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import secrets
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 
+from .. import fileio
 from ..errors import Conflict, Forbidden, InvalidInput
 from .model import LINKED_DIRS, SKILL_FILE
 from .sources import inside
@@ -78,32 +77,8 @@ def _mode_for(path: Path, data: bytes) -> int:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``: temporary file in the same folder, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _mode_for(path, data)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    # makes the rename itself durable; not possible on every platform (Windows), hence best effort
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    """Write ``data`` to ``path`` atomically, keeping its mode (a new script with a shebang is executable)."""
+    fileio.atomic_write(path, data, _mode_for(path, data))
 
 
 def remove_file(path: Path, skill_dir: Path) -> None:
@@ -116,14 +91,14 @@ def remove_file(path: Path, skill_dir: Path) -> None:
         except OSError:
             break
         folder = folder.parent
-    _fsync_dir(folder)
+    fileio.fsync_dir(folder)
 
 
 def remove_tree(folder: Path) -> None:
     """Remove a whole skill folder: renamed away in one step first, so no reader sees half of it."""
     trash = folder.with_name(f".{folder.name}.deleted-{secrets.token_hex(4)}")
     os.replace(folder, trash)
-    _fsync_dir(folder.parent)
+    fileio.fsync_dir(folder.parent)
     shutil.rmtree(trash, ignore_errors=True)
 
 

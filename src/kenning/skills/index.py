@@ -7,22 +7,25 @@ and the qualified names that pick one. Lookup tries, in order: a path (``categor
 on disk), the folder name, the front-matter name; ``source:`` in front (``project:deploy``,
 ``user:devops/deploy``) restricts it to one source.
 
-Files are the truth: ``Loader`` re-walks the roots on each call and re-parses only the SKILL.md
-files whose size or modification time changed, so a hand edit is seen on the next call.
+Files are the truth: ``Loader`` checks a manifest of the folders and SKILL.md files it read on each
+call (one ``stat`` each), and re-walks the roots and re-parses the changed SKILL.md files when
+anything moved, so a hand edit is seen on the next call.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..errors import Conflict, InvalidInput, NotFound
 from .frontmatter import READ_MAX_BYTES, parse_front_matter, skill_from_front_matter
 from .model import SKILL_FILE, Diagnostic, Skill
-from .sources import SOURCE_NAMES, Found, Source, walk
+from .sources import SOURCE_NAMES, Found, Source, scan
 
 
 @dataclass(frozen=True)
@@ -125,55 +128,115 @@ class SkillIndex:
         return f"no skill {ref!r}{where}{hint} (`kenning skill list` shows every skill)"
 
 
+Stamp = tuple[int, int, int] | None  # (mtime_ns, size, inode), None when the path is gone
+
+
+def stamp_of(path: str) -> Stamp:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The state of every folder a load read and every SKILL.md it parsed. When none of them changed,
+    the library is the same: adding, removing or renaming a skill changes a folder's modification
+    time, and editing a SKILL.md changes the file's (in place or by replacement). Checking it costs
+    one ``stat`` per path, far less than walking the folders again."""
+
+    entries: tuple[tuple[str, Stamp], ...]
+
+    @cached_property
+    def digest(self) -> str:
+        """A short fingerprint of the whole state (keys the on-disk catalog snapshot)."""
+        return hashlib.sha256(repr(self.entries).encode("utf-8")).hexdigest()[:32]
+
+    def unchanged(self) -> bool:
+        return all(stamp_of(path) == stamp for path, stamp in self.entries)
+
+
+@dataclass(frozen=True)
+class _Scanned:
+    manifest: Manifest
+    scans: tuple[tuple[Found, Stamp], ...]
+    notes: tuple[Diagnostic, ...]
+
+
 class Loader:
-    """Builds a ``SkillIndex``, keeping each parsed SKILL.md until its size or mtime changes."""
+    """Builds a ``SkillIndex``: the same object while the manifest holds, else a fresh walk that
+    re-parses only the SKILL.md files whose size, modification time or inode changed."""
 
     def __init__(self, sources: tuple[Source, ...]) -> None:
         self.sources = sources
-        self._parsed: dict[Path, tuple[tuple[int, int, int], Skill | None, tuple[Diagnostic, ...]]] = {}
+        self._parsed: dict[Path, tuple[Stamp, Skill | None, tuple[Diagnostic, ...]]] = {}
+        self._index: SkillIndex | None = None
+        self._scanned: _Scanned | None = None
+        self.manifest = Manifest(())
 
     def invalidate(self) -> None:
         self._parsed.clear()
+        self._index = None
+        self._scanned = None
+
+    def current_manifest(self) -> Manifest:
+        """The manifest of the folders as they are now; walks them when something changed, but parses nothing."""
+        if self._index is not None and self.manifest.unchanged():
+            return self.manifest
+        if self._scanned is None or not self._scanned.manifest.unchanged():
+            self._scanned = self._scan()
+        return self._scanned.manifest
 
     def load(self) -> SkillIndex:
+        if self._index is not None and self.manifest.unchanged():
+            return self._index
+        scanned = self._scanned if self._scanned is not None and self._scanned.manifest.unchanged() else self._scan()
+        self._scanned = None
         skills: list[Skill] = []
+        notes = list(scanned.notes)
+        parsed: dict[Path, tuple[Stamp, Skill | None, tuple[Diagnostic, ...]]] = {}
+        for item, stamp in scanned.scans:
+            cached = self._parsed.get(item.path)
+            if cached is None or cached[0] != stamp or stamp is None:
+                skill, skill_notes = load_skill(item, stamp)
+                cached = (stamp, skill, skill_notes)
+            parsed[item.path] = cached
+            notes += cached[2]
+            if cached[1] is not None:
+                skills.append(cached[1])
+        self._parsed = parsed
+        self.manifest = scanned.manifest
+        self._index = SkillIndex(self.sources, tuple(skills), tuple(notes))
+        return self._index
+
+    def _scan(self) -> _Scanned:
+        entries: list[tuple[str, Stamp]] = []
+        found: list[tuple[Found, Stamp]] = []
         notes: list[Diagnostic] = []
-        live: set[Path] = set()
         for source in self.sources:
-            found, walk_notes = walk(source)
-            notes += walk_notes
-            for item in found:
-                live.add(item.path)
-                skill, skill_notes = self._parse(item)
-                notes += skill_notes
-                if skill is not None:
-                    skills.append(skill)
-        for gone in set(self._parsed) - live:
-            del self._parsed[gone]
-        return SkillIndex(self.sources, tuple(skills), tuple(notes))
-
-    def _parse(self, item: Found) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
-        skill_md = item.path / SKILL_FILE
-        try:
-            st = skill_md.stat()
-        except OSError as exc:
-            return None, (Diagnostic(item.path, item.source.name, "skipped", f"cannot read SKILL.md: {exc}"),)
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-        cached = self._parsed.get(item.path)
-        if cached is not None and cached[0] == stamp:
-            return cached[1], cached[2]
-        skill, notes = load_skill(item, st.st_size)
-        self._parsed[item.path] = (stamp, skill, notes)
-        return skill, notes
+            entries.append((str(source.root), stamp_of(str(source.root))))  # a root may appear later
+            done = scan(source)
+            notes += done.notes
+            entries += ((str(f), stamp_of(str(f))) for f in done.folders[1:])
+            for item in done.found:
+                skill_md = str(item.path / SKILL_FILE)
+                stamp = stamp_of(skill_md)
+                entries.append((skill_md, stamp))
+                found.append((item, stamp))
+        return _Scanned(Manifest(tuple(entries)), tuple(found), tuple(notes))
 
 
-def load_skill(item: Found, size: int) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
+def load_skill(item: Found, stamp: Stamp) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
     """Parse one SKILL.md leniently: the skill (None when skipped) and the diagnostics."""
     source = item.source.name
 
     def note(level: str, message: str) -> Diagnostic:
         return Diagnostic(item.path, source, level, message)
 
+    if stamp is None:
+        return None, (note("skipped", "cannot read SKILL.md: it disappeared or is not accessible"),)
+    size = stamp[1]
     if size > READ_MAX_BYTES:
         return None, (note("skipped", f"SKILL.md is {size:,} bytes; more than {READ_MAX_BYTES:,} is not read"),)
     try:

@@ -16,17 +16,28 @@ from typing import Any
 
 from ..embed import Embedder
 from ..errors import Conflict, InvalidInput, NotFound
+from ..retrieval import check_query
 from ..store import Store
 from . import files, usage, versions
 from .availability import missing
+from .catalog import Entry as CatalogEntry
+from .catalog import build as build_catalog
+from .catalog import check_budget
+from .catalog_cache import CatalogCache, cache_file, environment_fingerprint
 from .duplicates import DuplicateFinder
 from .index import Loader, SkillIndex
 from .manage import Manager
 from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
+from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
 from .usage import UsageEvent, UsageStats, check_outcome
+from ..passages import PassageVectors
 from .versions import Location
 
+# with a task, the catalog puts up to this many matching skills first, those scoring at least this
+# share of the best match
+TASK_MATCHES = 5
+MATCH_SHARE_OF_BEST = 0.6
 MANAGE_ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
 CURRENT = "current"
 
@@ -55,17 +66,22 @@ class Skills:
         user_root: Path,
         project_dir: Path | None = None,
         extra_dirs: tuple[Path, ...] = (),
+        cache_dir: Path | None = None,
         actor: str = "api",
     ) -> None:
         self.store = store
         self.actor = actor
         self.sources: tuple[Source, ...] = default_sources(project_dir, user_root, extra_dirs)
         self.loader = Loader(self.sources)
-        self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(embedder), actor, self._changed)
+        vectors = PassageVectors(store, embedder)
+        self.finder = SkillSearch(vectors)
+        self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(vectors), actor, self._changed)
+        self.catalog_cache = CatalogCache(cache_file(cache_dir or user_root.parent / "cache", self.sources))
 
     def _changed(self) -> None:
         """Called after every write through kenning: drop whatever was derived from the files."""
         self.loader.invalidate()
+        self.catalog_cache.invalidate()
 
     # -- reading ------------------------------------------------------------------------------------
 
@@ -98,10 +114,7 @@ class Skills:
         that must be qualified) and ``skipped`` (folders that could not be loaded). Names and
         descriptions only, never bodies."""
         index = self.index()
-        shown = index.visible()
-        if category:
-            cat = category.strip().strip("/")
-            shown = [s for s in shown if s.category and (s.category == cat or s.category.startswith(cat + "/"))]
+        shown = _in_category(index.visible(), category.strip().strip("/") if category else None)
         rows = []
         for skill in sorted(shown, key=lambda s: (s.category or "", s.name)):
             lacking = missing(skill.requires)
@@ -154,6 +167,53 @@ class Skills:
             "category": skill.category,
             "file_path": rel,
         }
+
+    def skills_search(self, task: str, k: int = 5) -> dict[str, Any]:
+        """The skills that match ``task`` best, by words and meaning: ``{success, task, count, skills:
+        [{name, description, category, source, score, why, always, available, missing}], hint}``.
+        Skills marked ``always: true`` are included after the matches."""
+        matches = self.finder.search(self.index(), task, k)
+        return {
+            "success": True,
+            "task": task.strip(),
+            "count": len(matches),
+            "skills": [m.to_dict() for m in matches],
+            "hint": "skill_view(name) shows a skill's instructions; skill_feedback(name, outcome) says "
+                    "whether it helped.",
+        }
+
+    def skills_catalog(self, budget_tokens: int = 2000, task: str | None = None,
+                       category: str | None = None) -> dict[str, Any]:
+        """The skill index for a system prompt, within ``budget_tokens`` (see ``catalog``): ``{success,
+        text, tokens, budget_tokens, skills, full, shortened, name_only, omitted, matched, cached}``.
+        With ``task``, the skills matching it come first with their whole descriptions."""
+        budget = check_budget(budget_tokens)
+        task = check_query(task) if isinstance(task, str) and task.strip() else None
+        cat = category.strip().strip("/") if isinstance(category, str) and category.strip() else None
+        state = f"{self.loader.current_manifest().digest}:{environment_fingerprint()}"
+        key = f"{'task:' + task if task else 'all'}\0{cat or ''}\0{budget}"
+        cached = self.catalog_cache.get(state, key)
+        if cached is not None:
+            return cached.to_dict() | {"cached": True}
+        built = build_catalog(self._catalog_entries(self.index(), task, cat), budget)
+        self.catalog_cache.put(state, key, built, persist=task is None)
+        return built.to_dict() | {"cached": False}
+
+    def _catalog_entries(self, index: SkillIndex, task: str | None, category: str | None) -> list[CatalogEntry]:
+        """The visible skills (of ``category``) in catalog priority order: matching the task, always,
+        most used, by name."""
+        shown = _in_category(index.visible(), category)
+        matched: list[Skill] = []
+        if task and shown:
+            matches = [m for m in self.finder.search(index, task, TASK_MATCHES) if not m.always]
+            ids = {id(s) for s in shown}
+            matched = [m.skill for m in matches if m.score >= MATCH_SHARE_OF_BEST * matches[0].score
+                       and id(m.skill) in ids]
+        used = {s.name: s.views + s.uses for s in usage.stats(self.store)}
+        first = {id(s): i for i, s in enumerate(matched)}
+        order = sorted(shown, key=lambda s: (first.get(id(s), len(first)), not s.always, -used.get(s.name, 0), s.name))
+        return [CatalogEntry(s.name, s.description, s.category, tuple(missing(s.requires)), matched=id(s) in first)
+                for s in order]
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -296,6 +356,12 @@ class Skills:
             return self.get(name).name
         except NotFound:
             return name
+
+
+def _in_category(skills: list[Skill], category: str | None) -> list[Skill]:
+    if not category:
+        return skills
+    return [s for s in skills if s.category and (s.category == category or s.category.startswith(category + "/"))]
 
 
 def _version_number(ref: object) -> int:

@@ -79,12 +79,28 @@ def inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
+@dataclass(frozen=True)
+class Scan:
+    """What one walk of a root found: skill folders, diagnostics, and every other folder it read
+    (the root and the categories: a skill added or removed changes one of their modification times)."""
+
+    found: list[Found]
+    notes: list[Diagnostic]
+    folders: list[Path]
+
+
 def walk(source: Source) -> tuple[list[Found], list[Diagnostic]]:
-    """Every skill folder under one root, bounded as the module docstring says. One ``scandir`` per
-    folder and no path resolution except for links: this runs on every listing."""
+    """Every skill folder under one root, bounded as the module docstring says."""
+    done = scan(source)
+    return done.found, done.notes
+
+
+def scan(source: Source) -> Scan:
+    """``walk`` that also reports the folders read. One ``scandir`` per folder and no path
+    resolution except for links."""
     root = source.root
     if not root.is_dir():
-        return [], []
+        return Scan([], [], [])
     real_root = root.resolve()
     walker = _Walker(source, real_root)
     stack: list[tuple[Path, Path, int]] = [(root, real_root, 0)]  # (path, real path, depth)
@@ -110,7 +126,7 @@ def walk(source: Source) -> tuple[list[Found], list[Diagnostic]]:
                 seen.add(child_real)
                 stack.append((child, child_real, depth + 1))
     walker.found.sort(key=lambda f: f.path.as_posix())
-    return walker.found, walker.notes
+    return Scan(walker.found, walker.notes, walker.folders)
 
 
 class _Walker:
@@ -121,6 +137,7 @@ class _Walker:
         self.real_root = real_root
         self.found: list[Found] = []
         self.notes: list[Diagnostic] = []
+        self.folders: list[Path] = []
         self.visited = 0
 
     def note(self, path: Path, level: str, message: str) -> None:
@@ -143,6 +160,7 @@ class _Walker:
                 parts = folder.relative_to(self.source.root).parts
                 self.found.append(Found(self.source, folder, "/".join(parts[:-1]) or None))
             return []  # a skill's own folders hold its files, not more skills
+        self.folders.append(folder)
         if depth >= MAX_DEPTH:
             return []
         out = []

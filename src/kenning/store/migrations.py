@@ -147,6 +147,21 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX skill_usage_name ON skill_usage (name, at);
         """,
     ),
+    (
+        3,
+        "passage vectors",
+        """
+        -- embeddings of texts that are not items (a skill's "name: description", a note's paragraph),
+        -- by embedder and SHA-256 of the text: each is embedded once, not once per process
+        CREATE TABLE passage_vectors (
+            embedder TEXT NOT NULL,
+            sha256   TEXT NOT NULL,
+            vector   BLOB NOT NULL,
+            used_at  REAL NOT NULL,
+            PRIMARY KEY (embedder, sha256)
+        );
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,101 @@
+"""Vectors of texts that live outside the memory items (skill descriptions, note paragraphs), kept
+in ``kenning.db`` (table ``passage_vectors``, migration 3) by embedder and SHA-256 of the text, and
+in process memory.
+
+A library of 1,000 skills costs about a minute to embed on two cores; kept, it is embedded once,
+and a changed text is simply a new key. This is the only module with SQL about them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .embed import Embedder
+from .store import Store
+
+_MEMORY_SIZE = 20_000
+# shared by every store in the process: the same skills are searched and compared again and again
+_memory: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class PassageVectors:
+    """Passage vectors for texts: from memory, else from the store, else embedded; whatever this
+    store lacks is saved to it."""
+
+    def __init__(self, store: Store | None, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._in_store: set[tuple[str, str]] = set()
+
+    def of(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
+        """One unit vector per text, in order (``progress(done)`` while embedding)."""
+        name = self.embedder.name
+        keys = [(name, _sha(t)) for t in texts]
+        if not keys:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        unsure = [k for k in dict.fromkeys(keys) if k not in self._in_store]
+        stored = self._load(unsure) if unsure else {}
+        self._in_store.update(stored)
+        found: dict[tuple[str, str], np.ndarray] = {}
+        with _lock:
+            for key in keys:
+                if key in _memory:
+                    _memory.move_to_end(key)
+                    found[key] = _memory[key]
+        found = stored | found
+        todo = {k: t for k, t in zip(keys, texts) if k not in found}
+        if todo:
+            made = self.embedder.embed_passages(list(todo.values()), progress=progress)
+            found.update(zip(todo, np.asarray(made, dtype=np.float32)))
+        unsaved = {k: found[k] for k in unsure if k not in stored}
+        self._save(unsaved)
+        self._in_store.update(unsaved)
+        with _lock:
+            for key in keys:
+                _memory[key] = found[key]
+                _memory.move_to_end(key)
+            while len(_memory) > _MEMORY_SIZE:
+                _memory.popitem(last=False)
+        return np.stack([found[k] for k in keys])
+
+    def _load(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], np.ndarray]:
+        if self.store is None:
+            return {}
+        out: dict[tuple[str, str], np.ndarray] = {}
+        dim = self.embedder.dim
+        with self.store.transaction() as conn:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                rows = conn.execute(
+                    f"SELECT sha256, vector FROM passage_vectors WHERE embedder = ? "
+                    f"AND sha256 IN ({', '.join('?' * len(chunk))})",
+                    [chunk[0][0], *(sha for _, sha in chunk)],
+                ).fetchall()
+                for sha, blob in rows:
+                    vec = np.frombuffer(blob, dtype=np.float32)
+                    if vec.shape == (dim,):
+                        out[(chunk[0][0], sha)] = vec
+        return out
+
+    def _save(self, fresh: dict[tuple[str, str], np.ndarray]) -> None:
+        if self.store is None or not fresh:
+            return
+        now = time.time()
+        with self.store.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO passage_vectors (embedder, sha256, vector, used_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (embedder, sha256) DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
+                [(name, sha, np.ascontiguousarray(vec, dtype=np.float32).tobytes(), now)
+                 for (name, sha), vec in fresh.items()],
+            )
