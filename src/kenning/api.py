@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+from datetime import date
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +31,9 @@ from .timeutil import parse_when
 
 if TYPE_CHECKING:
     from .skills import Skills
+    from .tiers.hot import HotMemory
+    from .tiers.maintain import Maintenance
+    from .tiers.notes import Notes
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -80,6 +84,33 @@ class Kenning:
         return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
                       extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
                       actor=self.actor)
+
+    @cached_property
+    def notes(self) -> Notes:
+        """Daily notes, HISTORY.md and their archive (``kenning.tiers.notes.Notes``)."""
+        from .tiers.notes import Notes
+
+        def promote(text: str, section: str) -> dict[str, Any]:
+            return self.hot.add(text, section, reason="promoted from the notes")
+
+        return Notes(self.settings.home, self.store, self.embedder, actor=self.actor, promote_to=promote)
+
+    def maintain(self, *, dry_run: bool = False, apply: bool = False, archive_after_days: int = 90,
+                 today: date | None = None) -> Maintenance:
+        """Move memory between tiers (``kenning.tiers.maintain``): demote, archive, expire, promote."""
+        from .tiers.maintain import maintain
+
+        return maintain(self.hot, self.notes, self.facts, dry_run=dry_run, apply=apply,
+                        archive_after_days=archive_after_days, today=today, actor=self.actor)
+
+    @cached_property
+    def hot(self) -> HotMemory:
+        """The hot tier (``kenning.tiers.hot.HotMemory``): MEMORY.md and USER.md under token budgets."""
+        from .passages import PassageVectors
+        from .tiers.hot import HotMemory
+
+        return HotMemory(self.settings.home, self.facts, PassageVectors(self.store, self.embedder), self.settings.hot,
+                         actor=self.actor)
 
     @classmethod
     def open(

@@ -38,8 +38,10 @@ class PassageVectors:
         self.embedder = embedder
         self._in_store: set[tuple[str, str]] = set()
 
-    def of(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
-        """One unit vector per text, in order (``progress(done)`` while embedding)."""
+    def of(self, texts: Sequence[str], progress: Callable[[int], None] | None = None, *,
+           persist: bool = True) -> np.ndarray:
+        """One unit vector per text, in order (``progress(done)`` while embedding); ``persist=False``
+        (a dry run) reads the store but writes nothing to it."""
         name = self.embedder.name
         keys = [(name, _sha(t)) for t in texts]
         if not keys:
@@ -58,9 +60,10 @@ class PassageVectors:
         if todo:
             made = self.embedder.embed_passages(list(todo.values()), progress=progress)
             found.update(zip(todo, np.asarray(made, dtype=np.float32)))
-        unsaved = {k: found[k] for k in unsure if k not in stored}
-        self._save(unsaved)
-        self._in_store.update(unsaved)
+        if persist:
+            unsaved = {k: found[k] for k in unsure if k not in stored}
+            self._save(unsaved)
+            self._in_store.update(unsaved)
         with _lock:
             for key in keys:
                 _memory[key] = found[key]

@@ -33,6 +33,7 @@ from .text import passage
 # than a memory with a question about it, so words weigh less here than in memory recall.
 LEXICAL_WEIGHT = 2.5
 POOL = 50
+WORDS = "share"  # "share" (recall's) or "bm25" (max-normalised BM25): a tuning aid for bench/skills_match.py
 MAX_K = 100
 
 
@@ -68,13 +69,14 @@ class _Prepared:
     skills: tuple[Skill, ...]
     vectors: np.ndarray
     terms: tuple[frozenset[str], ...]
+    tokens: tuple[tuple[str, ...], ...]
 
 
-def skill_terms(skill: Skill) -> frozenset[str]:
+def skill_tokens(skill: Skill) -> tuple[str, ...]:
     """The lexical index terms of a skill: name (hyphens split), description, tags and category."""
     text = " ".join([skill.name.replace("-", " "), skill.description, " ".join(skill.tags),
                      (skill.category or "").replace("/", " ")])
-    return frozenset(segment(text).split())
+    return tuple(segment(text).split())
 
 
 class SkillSearch:
@@ -84,7 +86,7 @@ class SkillSearch:
         self.vectors = vectors
         self.embedder = vectors.embedder
         self._prepared: _Prepared | None = None
-        self._terms: dict[tuple[str, str, tuple[str, ...], str | None], frozenset[str]] = {}
+        self._tokens: dict[tuple[str, str, tuple[str, ...], str | None], tuple[str, ...]] = {}
 
     def prepare(self, index: SkillIndex) -> _Prepared:
         """Vectors and terms for the visible skills (embedding only skills never seen before)."""
@@ -92,13 +94,13 @@ class SkillSearch:
             return self._prepared
         skills = tuple(index.visible())
         vectors = self.vectors.of([passage(s.name, s.description) for s in skills])
-        terms = []
+        tokens = []
         for s in skills:
             key = (s.name, s.description, s.tags, s.category)
-            if key not in self._terms:
-                self._terms[key] = skill_terms(s)
-            terms.append(self._terms[key])
-        self._prepared = _Prepared(index, skills, vectors, tuple(terms))
+            if key not in self._tokens:
+                self._tokens[key] = skill_tokens(s)
+            tokens.append(self._tokens[key])
+        self._prepared = _Prepared(index, skills, vectors, tuple(frozenset(t) for t in tokens), tuple(tokens))
         return self._prepared
 
     def search(self, index: SkillIndex, task: str, k: int = 5) -> list[SkillMatch]:
@@ -114,9 +116,12 @@ class SkillSearch:
         lo, hi = float(pool[0]), float(pool[-1])
         words = query_words(task)
         weights = _weights(words, ready.terms)
+        bm25 = _bm25(weights, ready.tokens) if WORDS == "bm25" else None
         scored = []
         for i, skill in enumerate(ready.skills):
             share, found = word_share(weights, ready.terms[i])
+            if bm25 is not None:
+                share = bm25[i]
             score = fuse(rescale(float(cos[i]), lo, hi), share, LEXICAL_WEIGHT)
             scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in found), share))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
@@ -136,3 +141,14 @@ def _weights(words: dict[str, str], terms: Sequence[frozenset[str]]) -> dict[str
             if t in doc:
                 df[t] += 1
     return {t: idf(len(terms), df[t]) for t in words}
+
+
+def _bm25(weights: dict[str, float], docs: Sequence[tuple[str, ...]], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    avg = sum(len(d) for d in docs) / max(1, len(docs))
+    out = []
+    for doc in docs:
+        tf = Counter(doc)
+        norm = k1 * (1 - b + b * len(doc) / avg)
+        out.append(sum(w * tf[t] * (k1 + 1) / (tf[t] + norm) for t, w in weights.items() if t in tf))
+    top = max(out, default=0.0)
+    return [x / top if top > 0 else 0.0 for x in out]

@@ -1,0 +1,204 @@
+"""``kenning hot``: MEMORY.md and USER.md, the memory loaded into every session."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.progress_bar import ProgressBar
+from rich.table import Table
+from rich.text import Text
+
+from . import output
+from .state import json_option, pass_kenning
+
+if TYPE_CHECKING:
+    from kenning.api import Kenning
+
+SECTION = click.Choice(("user", "project", "pitfalls", "other"), case_sensitive=False)
+FILE = click.Choice(("MEMORY.md", "USER.md"), case_sensitive=False)
+reason_option = click.option("--reason", default="", help="Why (kept in the audit log).")
+
+
+@click.group()
+def hot() -> None:
+    """The hot memory: MEMORY.md and USER.md in the data directory, each under a token budget.
+
+    Every entry is a bullet line linked to a stored fact; you may edit the files by hand, and
+    kenning picks the edit up on its next read.
+
+    \b
+    Example:
+      kenning hot add "Never deploy on Friday afternoon" --section pitfalls
+      kenning hot budget
+    """
+
+
+@hot.command()
+@click.option("--file", "file", type=FILE, help="Only this file.")
+@json_option
+@pass_kenning
+def show(kb: Kenning, file: str | None, as_json: bool) -> None:
+    """Show the hot memory as a model sees it.
+
+    \b
+    Example:
+      kenning hot show --file USER.md
+    """
+    result = kb.hot.show(file)
+    if as_json:
+        output.print_json(result)
+        return
+    for f in result["files"]:
+        output.show(Text(f"{f['file']}: {f['tokens']} of {f['budget']} tokens, {len(f['entries'])} entries",
+                         style="dim"))
+        click.echo(f["text"].rstrip("\n") if f["entries"] else f"# {f['file']}\n(empty)")
+
+
+@hot.command()
+@click.argument("text")
+@click.option("--section", type=SECTION, default="other", show_default=True,
+              help="user goes to USER.md; project, pitfalls and other to MEMORY.md.")
+@click.option("--make-room", is_flag=True, help="Compress the file when the entry would exceed its budget.")
+@reason_option
+@json_option
+@pass_kenning
+def add(kb: Kenning, text: str, section: str, make_room: bool, reason: str, as_json: bool) -> None:
+    """Add an entry (and the fact it stands for).
+
+    \b
+    Example:
+      kenning hot add "Prefers answers in Chinese" --section user
+      kenning hot add "CI runs on the self-hosted runner" --section project --make-room
+    """
+    _done(kb.hot.add(text, section, make_room=make_room, reason=reason), as_json)
+
+
+@hot.command()
+@click.argument("old")
+@click.argument("new")
+@reason_option
+@json_option
+@pass_kenning
+def replace(kb: Kenning, old: str, new: str, reason: str, as_json: bool) -> None:
+    """Replace the one entry containing OLD by NEW (its fact is superseded).
+
+    \b
+    Example:
+      kenning hot replace "port 8080" "The API server listens on port 9090"
+    """
+    _done(kb.hot.replace(old, new, reason=reason), as_json)
+
+
+@hot.command()
+@click.argument("text")
+@click.option("--force", is_flag=True, help="Allow removing more than half of a file's entries.")
+@reason_option
+@json_option
+@pass_kenning
+def remove(kb: Kenning, text: str, force: bool, reason: str, as_json: bool) -> None:
+    """Remove the one entry containing TEXT (its fact expires).
+
+    \b
+    Example:
+      kenning hot remove "pnpm"
+    """
+    _done(kb.hot.remove(text, reason=reason, force=force), as_json)
+
+
+@hot.command()
+@click.option("--file", "file", type=FILE, help="Only this file.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@click.option("--force", is_flag=True, help="Allow demoting more than half of a file's entries.")
+@reason_option
+@json_option
+@pass_kenning
+def compress(kb: Kenning, file: str | None, dry_run: bool, force: bool, reason: str, as_json: bool) -> None:
+    """Bring the files within budget: drop [deprecated] entries, merge near-duplicates, demote the
+    lowest-scored entries to the warm tier (they stay in recall).
+
+    \b
+    Example:
+      kenning hot compress --dry-run
+    """
+    reports = [r.to_dict() for r in kb.hot.compress(file, dry_run=dry_run, reason=reason, force=force)]
+    if as_json:
+        output.print_json({"success": True, "files": reports})
+        return
+    for r in reports:
+        verb = "would" if r["dry_run"] else "did"
+        output.show(Text(f"{r['file']}: {r['tokens_before']} -> {r['tokens_after']} of {r['budget']} tokens "
+                         f"({verb}: drop {len(r['dropped_deprecated'])}, merge {len(r['merged'])}, "
+                         f"demote {len(r['demoted'])})"))
+        for text in r["dropped_deprecated"]:
+            output.show(Text(f"  drop    {text}"))
+        for pair in r["merged"]:
+            output.show(Text(f"  merge   {pair['removed']}  ->  {pair['kept']}"))
+        for text in r["demoted"]:
+            output.show(Text(f"  demote  {text}"))
+
+
+@hot.command()
+@json_option
+@pass_kenning
+def budget(kb: Kenning, as_json: bool) -> None:
+    """A gauge of the tokens each hot file uses of its budget.
+
+    \b
+    Example:
+      kenning hot budget
+    """
+    rows = kb.hot.budget()
+    if as_json:
+        output.print_json({"success": True, "files": rows})
+        return
+    table = Table(title="Hot memory budget", title_justify="left")
+    for column in ("file", "used", "", "budget", "entries"):
+        table.add_column(column, justify="right" if column in ("used", "budget", "entries") else "left")
+    for row in rows:
+        style = "red" if row["tokens"] > row["budget"] else "yellow" if row["share"] > 0.8 else "green"
+        bar = ProgressBar(total=row["budget"], completed=min(row["tokens"], row["budget"]), width=30,
+                          complete_style=style, finished_style=style)
+        table.add_row(row["file"], f"{row['tokens']:,}", bar, f"{row['budget']:,}", str(row["entries"]))
+    output.show(table)
+
+
+def _done(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        output.print_json(result)
+        return
+    output.show(Text(result["message"][:1].upper() + result["message"][1:] + f": {result['entry']}"))
+    report = result.get("compression")
+    if report:
+        output.show(Text(f"  made room: dropped {len(report['dropped_deprecated'])}, merged {len(report['merged'])}, "
+                         f"demoted {len(report['demoted'])}"))
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Print the plan; change nothing.")
+@click.option("--apply", "apply", is_flag=True, help="Promote the suggested warm items into hot memory.")
+@click.option("--archive-after", "archive_after", type=click.IntRange(0, 100_000), default=90, show_default=True,
+              help="Archive daily notes older than this many days.")
+@json_option
+@pass_kenning
+def maintain(kb: Kenning, dry_run: bool, apply: bool, archive_after: int, as_json: bool) -> None:
+    """Move memory between tiers: demote over-budget hot entries, archive old daily notes, unpin
+    expired facts, suggest (or with --apply, make) promotions. Safe to run from cron.
+
+    \b
+    Example:
+      kenning maintain --dry-run
+      kenning maintain --apply --archive-after 60
+    """
+    result = kb.maintain(dry_run=dry_run, apply=apply, archive_after_days=archive_after).to_dict()
+    if as_json:
+        output.print_json(result)
+        return
+    title = "Maintenance plan (dry run: nothing changed)" if dry_run else "Maintenance"
+    rows = [(step["step"], step["summary"]) for step in result["steps"]]
+    output.show(output.table(title, ("step", "result"), rows))
+    for step in result["steps"]:
+        if step["step"] == "promote" and step["items"]:
+            promos = [(s["section"], output.truncate(s["text"], 70), s["why"], s.get("result", "suggested"))
+                      for s in step["items"]]
+            output.show(output.table("Suggested promotions", ("section", "text", "why", "result"), promos))

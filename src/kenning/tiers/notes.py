@@ -1,0 +1,464 @@
+"""The warm and cold tiers: daily notes, HISTORY.md, and the archive of old days.
+
+Files are the truth (``notefile`` reads and writes their text); nothing about them is kept in the
+database except the passage vectors of their paragraphs (``kenning.passages``, by SHA-256 of the
+text) and the audit log. Every change takes one lock (``daily.lock`` for the days and their
+archive, ``HISTORY.md.lock`` for the history), writes a whole file atomically, and is audited.
+
+Note ids name a paragraph where it lives: ``daily/2026-11-29.md#2`` (the second paragraph of that
+day's file), ``archive/daily/2026-11-29.md.gz#2`` once the day is archived, ``HISTORY.md#7``.
+Appending never changes an id; a hand edit above a paragraph, archiving and restoring do.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import audit
+from ..embed import Embedder
+from ..errors import InvalidInput, NotFound, StoreError
+from ..fileio import atomic_write, fsync_dir, locked
+from ..fusion import fuse, idf, rescale, word_share
+from ..passages import PassageVectors
+from ..retrieval import LEXICAL_WEIGHT, check_query
+from ..store import Store
+from ..text import clean_content, content_key, query_words, segment
+from .notefile import (
+    ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, archive_name, check_day, daily_name, daily_paragraphs, day_of, decode,
+    entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of,
+)
+
+POOL = 50  # meaning is rescaled between the weakest and the strongest of this many nearest paragraphs
+MAX_K = 1000
+_ID = re.compile(r"(?:daily/(?P<day>[^/#]+)\.md|archive/daily/(?P<old>[^/#]+)\.md\.gz|(?P<history>HISTORY\.md))"
+                 r"#(?P<n>[1-9]\d{0,8})")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
+
+DayLike = dt.date | dt.datetime | str
+
+
+@dataclass(frozen=True)
+class Note:
+    """One paragraph of a note file, with the day and time of its entry (or history stamp)."""
+
+    id: str
+    text: str
+    date: dt.date | None
+    time: dt.time | None
+    source: str  # "daily" | "archive" | "history"
+    path: str  # relative to the data directory
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "date": self.date.isoformat() if self.date else None,
+                "time": self.time.strftime("%H:%M") if self.time else None, "source": self.source,
+                "path": self.path}
+
+
+@dataclass(frozen=True)
+class NoteHit(Note):
+    """A note found by ``Notes.search``: its score in [0, 1] and why it matched."""
+
+    score: float
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "score": round(self.score, 4), "why": self.why}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A day moved to the archive or back: what ``archive`` / ``restore`` did (or would do)."""
+
+    date: dt.date
+    action: str  # "archive" | "restore"
+    source: str  # where the day's notes were, relative to the data directory
+    target: str  # where they are now
+    size: int  # bytes of the day's text now in ``target``
+    merged: bool  # ``target`` existed already; both texts were kept
+    dry_run: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"date": self.date.isoformat(), "action": self.action, "source": self.source, "target": self.target,
+                "size": self.size, "merged": self.merged, "dry_run": self.dry_run}
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _about(path: str, data: bytes) -> dict[str, Any]:
+    """What the audit log keeps of a file: where, its SHA-256 and size; never the text."""
+    return {"path": path, "sha256": _sha(data), "bytes": len(data)}
+
+
+def _whole(value: object, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidInput(f"{what} must be a whole number from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _local(moment: dt.datetime) -> dt.datetime:
+    """A datetime in local time (naive ones are taken as local already): days are local days."""
+    return moment.astimezone() if moment.tzinfo else moment
+
+
+def _moment(value: object, what: str) -> dt.datetime:
+    if value is None:
+        return dt.datetime.now().astimezone()
+    if not isinstance(value, dt.datetime):
+        raise InvalidInput(f"{what} must be a datetime, got {type(value).__name__}")
+    return _local(value)
+
+
+class Notes:
+    """Daily notes, HISTORY.md and the archive under one data directory."""
+
+    def __init__(self, home: Path, store: Store, embedder: Embedder, *, actor: str = "api",
+                 promote_to: Callable[[str, str], dict[str, Any]] | None = None) -> None:
+        self.home = Path(home)
+        self.promote_to = promote_to  # the hot tier's ``add(text, section)``
+        self.store = store
+        self.embedder = embedder
+        self.actor = actor
+        self.vectors = PassageVectors(store, embedder)
+        self._terms: dict[str, frozenset[str]] = {}
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    def write(self, text: str, date: DayLike | None = None) -> list[Note]:
+        """Append a timestamped entry to the day's file and return its paragraphs (with their ids).
+
+        ``date``: a day (the entry is stamped with the current time) or a datetime (stamped with its
+        time; naive is local); default now. Safe against other processes writing at the same time.
+        """
+        body = clean_content(text, "note").replace("\r\n", "\n").replace("\r", "\n")
+        if isinstance(date, dt.datetime) or date is None:
+            moment = _moment(date, "date")
+            day, clock = moment.date(), moment.time()
+        else:
+            day, clock = check_day(date), dt.datetime.now().astimezone().time()
+        rel = daily_name(day)
+        with locked(self._days_lock):
+            old = self._bytes(rel) or b""
+            new = entry_bytes(old, day, clock, body)
+            atomic_write(self.home / rel, new)
+        before = len(daily_paragraphs(decode(old), day))
+        notes = [self._note("daily", rel, p.index, p.text, p.date, p.time)
+                 for p in daily_paragraphs(decode(new), day)[before:]]
+        entry = body.encode("utf-8")
+        audit.record_event(self.store, "note_write", kind="note", actor=self.actor,
+                           before={"what": "daily notes", **_about(rel, old)} if old else None,
+                           after={"what": "daily notes", **_about(rel, new), "entry_sha256": _sha(entry),
+                                  "entry_bytes": len(entry), "time": clock.strftime("%H:%M")},
+                           reason=f"note for {day.isoformat()}")
+        return notes
+
+    def history_append(self, paragraph: str, when: dt.datetime | None = None) -> Note:
+        """Append one ``[YYYY-MM-DD HH:MM] paragraph`` to HISTORY.md (a stamp already at the start
+        of ``paragraph`` is kept; else ``when``, default now). Blank lines inside are closed up so
+        that it stays one paragraph."""
+        text = clean_content(paragraph, "history paragraph").replace("\r\n", "\n").replace("\r", "\n")
+        text = _BLANK_LINES.sub("\n", text)
+        stamp, rest = stamp_of(text)
+        if stamp is not None and not rest:
+            raise InvalidInput("the history paragraph is only a time stamp; write what happened after it")
+        if stamp is None:
+            text = f"[{_moment(when, 'when').strftime('%Y-%m-%d %H:%M')}] {text}"
+        with locked(self.home / HISTORY_FILE):
+            old = self._bytes(HISTORY_FILE) or b""
+            new = paragraph_bytes(old, text)
+            atomic_write(self.home / HISTORY_FILE, new)
+        last = history_paragraphs(decode(new))[-1]
+        added = text.encode("utf-8")
+        audit.record_event(self.store, "history_append", kind="note", actor=self.actor,
+                           before={"what": "history", **_about(HISTORY_FILE, old)} if old else None,
+                           after={"what": "history", **_about(HISTORY_FILE, new), "paragraph_sha256": _sha(added),
+                                  "paragraph_bytes": len(added)},
+                           reason="consolidation summary")
+        return self._note("history", HISTORY_FILE, last.index, last.text, last.date, last.time)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def read(self, date: DayLike) -> str:
+        """The text of one day's notes, archived or not (both, archived first, if the day is in both)."""
+        day = check_day(date)
+        current = self._bytes(daily_name(day))
+        archived = self._archived(day)
+        if current is None and archived is None:
+            raise NotFound(f"no notes for {day.isoformat()}: neither {daily_name(day)} nor {archive_name(day)} "
+                           "exists; `kenning note add TEXT --date DAY` starts one")
+        if archived is None or current is None:
+            return decode(archived or current or b"")
+        return decode(merge(archived, current, day))
+
+    def get(self, note_id: str) -> Note:
+        """One paragraph by its id (``daily/2026-11-29.md#2``, ``archive/daily/…md.gz#2``, ``HISTORY.md#7``)."""
+        m = _ID.fullmatch(note_id) if isinstance(note_id, str) else None
+        if m is None:
+            raise InvalidInput(f"note id {note_id!r} is not valid; ids look like daily/2026-11-29.md#2, "
+                               "archive/daily/2026-11-29.md.gz#2 or HISTORY.md#7 (search results show them)")
+        n = int(m["n"])
+        if m["history"]:
+            notes = self._history_notes()
+        elif m["day"]:
+            notes = self._daily_notes(check_day(m["day"], "the day in the note id"))
+        else:
+            notes = self._archive_notes(check_day(m["old"], "the day in the note id"))
+        if notes is None:
+            raise NotFound(f"note {note_id} not found: {note_id.split('#')[0]} does not exist"
+                           f"{self._moved_hint(m['day'] or m['old'])}")
+        if n > len(notes):
+            raise NotFound(f"note {note_id} not found: {note_id.split('#')[0]} has {len(notes)} paragraphs "
+                           "(a hand edit may have renumbered them; search again for the current ids)")
+        return notes[n - 1]
+
+    def search(
+        self,
+        query: str,
+        days_back: int | None = 30,
+        k: int = 10,
+        include_archive: bool = False,
+        include_history: bool = True,
+        *,
+        today: DayLike | None = None,
+    ) -> list[NoteHit]:
+        """The ``k`` paragraphs that best match ``query`` by words and meaning, best first.
+
+        Only notes dated on or after ``today`` (default: the local day) minus ``days_back`` days
+        (None: all of them); HISTORY.md paragraphs count by their stamp, archived days only with
+        ``include_archive``. Scored like memory recall (``kenning.fusion``).
+        """
+        query = check_query(query)
+        k = _whole(k, "k", 1, MAX_K)
+        since = None
+        if days_back is not None:
+            end = check_day(today, "today") if today is not None else dt.date.today()
+            since = end - dt.timedelta(days=_whole(days_back, "days_back", 0, 1_000_000))
+        notes = list(self._searched(since, bool(include_archive), bool(include_history)))
+        if not notes:
+            return []
+        return self._ranked(query, notes)[:k]
+
+    def repeated(self, *, min_days: int = 2, days_back: int = 30,
+                 today: DayLike | None = None) -> list[tuple[str, int]]:
+        """Paragraphs of the daily notes written (in the same words) on at least ``min_days``
+        different days of the last ``days_back``: (text, number of days), most days first. What
+        keeps coming back is a candidate for the hot tier."""
+        end = check_day(today, "today") if today is not None else dt.date.today()
+        since = end - dt.timedelta(days=_whole(days_back, "days_back", 0, 1_000_000))
+        days: dict[str, set[dt.date]] = {}
+        first: dict[str, str] = {}
+        for note in self._searched(since, include_archive=False, include_history=False):
+            key = content_key(note.text)
+            if note.date is not None:
+                days.setdefault(key, set()).add(note.date)
+                first.setdefault(key, note.text)
+        found = [(first[k], len(d)) for k, d in days.items() if len(d) >= max(1, int(min_days))]
+        return sorted(found, key=lambda t: (-t[1], t[0]))
+
+    def promote(self, text_or_id: str, section: str = "other") -> dict[str, Any]:
+        """Put a note (by id, e.g. ``daily/2026-11-29.md#2``) or a text into the hot tier's ``section``."""
+        if self.promote_to is None:
+            raise InvalidInput("these notes are not connected to a hot memory; use kb.notes from Kenning.open")
+        text = text_or_id
+        if isinstance(text_or_id, str) and _looks_like_id(text_or_id):
+            text = self.get(text_or_id).text
+        return self.promote_to(text, section)
+
+    # -- the cold tier ------------------------------------------------------------------------------
+
+    def archive(self, older_than_days: int = 90, dry_run: bool = False, today: DayLike | None = None) -> list[Move]:
+        """Move the daily files of days more than ``older_than_days`` before ``today`` into
+        ``archive/daily/DAY.md.gz``, merging with an archive of that day if there is one. With
+        ``dry_run`` nothing changes; the list says what would be done."""
+        days = _whole(older_than_days, "older_than_days", 0, 1_000_000)
+        end = check_day(today, "today") if today is not None else dt.date.today()
+        old = [day for day, _ in self._days(DAILY_DIR, archived=False) if (end - day).days > days]
+        if dry_run:  # reads only: no lock, so not even a lock file is created
+            return [move for day in old if (move := self._archive_day(day, dry_run=True)) is not None]
+        moves = []
+        for day in old:
+            with locked(self._days_lock):
+                move = self._archive_day(day, dry_run=False)
+            if move is not None:
+                moves.append(move)
+        return moves
+
+    def restore(self, date: DayLike) -> Move:
+        """Move an archived day back to ``daily/``, merging with that day's file if one exists now."""
+        day = check_day(date)
+        src, dst = archive_name(day), daily_name(day)
+        with locked(self._days_lock):
+            archived = self._archived(day)
+            if archived is None:
+                raise NotFound(f"{day.isoformat()} is not archived: {src} does not exist"
+                               f"{self._moved_hint(day.isoformat())}")
+            current = self._bytes(dst)
+            text = archived if current is None else merge(archived, current, day)
+            self._replace(dst, text, text)
+            self._remove(src)
+        audit.record_event(self.store, "note_restore", kind="note", actor=self.actor,
+                           before={"what": "archived daily notes", **_about(src, archived)},
+                           after={"what": "daily notes", **_about(dst, text), "merged": current is not None},
+                           reason=f"restored {day.isoformat()} from the archive")
+        return Move(day, "restore", src, dst, len(text), current is not None)
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    @property
+    def _days_lock(self) -> Path:
+        # one lock for every day and its archive: archive and restore touch two files at once
+        return self.home / DAILY_DIR
+
+    def _archive_day(self, day: dt.date, *, dry_run: bool) -> Move | None:
+        src, dst = daily_name(day), archive_name(day)
+        current = self._bytes(src)
+        if current is None:
+            return None  # another process archived it since we listed the days
+        archived = self._archived(day)
+        text = current if archived is None else merge(archived, current, day)
+        if dry_run:
+            return Move(day, "archive", src, dst, len(text), archived is not None, dry_run=True)
+        self._replace(dst, gzipped(text), text)
+        self._remove(src)
+        audit.record_event(self.store, "note_archive", kind="note", actor=self.actor,
+                           before={"what": "daily notes", **_about(src, current)},
+                           after={"what": "archived daily notes", **_about(dst, text),
+                                  "merged": archived is not None},
+                           reason=f"{day.isoformat()} archived")
+        return Move(day, "archive", src, dst, len(text), archived is not None)
+
+    def _replace(self, rel: str, data: bytes, text: bytes) -> None:
+        """Write ``data`` atomically and read it back: the source is removed only once ``text`` is
+        safely in ``rel``."""
+        atomic_write(self.home / rel, data)
+        back = self._bytes(rel) or b""
+        if (gunzip(back, rel) if rel.endswith(".gz") else back) != text:
+            raise StoreError(f"{rel} did not read back as written; nothing was removed. Check the disk "
+                             "(space, errors) and run the command again")
+
+    def _remove(self, rel: str) -> None:
+        path = self.home / rel
+        path.unlink()
+        fsync_dir(path.parent)
+
+    def _bytes(self, rel: str) -> bytes | None:
+        path = self.home / rel
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+    def _archived(self, day: dt.date) -> bytes | None:
+        data = self._bytes(archive_name(day))
+        return None if data is None else gunzip(data, archive_name(day))
+
+    def _moved_hint(self, day_text: str | None) -> str:
+        """Where a day's notes are when they are not where an id or a restore looked."""
+        if not day_text:
+            return ""
+        day = check_day(day_text)
+        if (self.home / archive_name(day)).exists():
+            return f"; the day is archived: its notes are in {archive_name(day)} (`kenning note restore {day}`)"
+        if (self.home / daily_name(day)).exists():
+            return f"; the day's notes are in {daily_name(day)}"
+        return ""
+
+    def _days(self, folder: str, *, archived: bool) -> list[tuple[dt.date, Path]]:
+        """The days with a file in ``folder``, oldest first; files with other names are ignored."""
+        root = self.home / folder
+        if not root.is_dir():
+            return []
+        found = [(day, path) for path in root.iterdir()
+                 if (day := day_of(path.name, archived)) is not None and path.is_file()]
+        return sorted(found)
+
+    def _note(self, source: str, rel: str, index: int, text: str, day: dt.date | None,
+              clock: dt.time | None) -> Note:
+        return Note(f"{rel}#{index}", text, day, clock, source, rel)
+
+    def _daily_notes(self, day: dt.date) -> list[Note] | None:
+        data = self._bytes(daily_name(day))
+        if data is None:
+            return None
+        return [self._note("daily", daily_name(day), p.index, p.text, p.date, p.time)
+                for p in daily_paragraphs(decode(data), day)]
+
+    def _archive_notes(self, day: dt.date) -> list[Note] | None:
+        data = self._archived(day)
+        if data is None:
+            return None
+        return [self._note("archive", archive_name(day), p.index, p.text, p.date, p.time)
+                for p in daily_paragraphs(decode(data), day)]
+
+    def _history_notes(self) -> list[Note] | None:
+        data = self._bytes(HISTORY_FILE)
+        if data is None:
+            return None
+        return [self._note("history", HISTORY_FILE, p.index, p.text, p.date, p.time)
+                for p in history_paragraphs(decode(data))]
+
+    def _searched(self, since: dt.date | None, include_archive: bool, include_history: bool) -> Iterable[Note]:
+        """Every paragraph dated on or after ``since`` (any date when None) in the chosen files."""
+        for day, _ in self._days(DAILY_DIR, archived=False):
+            if since is None or day >= since:
+                yield from self._daily_notes(day) or []
+        if include_archive:
+            for day, _ in self._days(ARCHIVE_DIR, archived=True):
+                if since is None or day >= since:
+                    yield from self._archive_notes(day) or []
+        if include_history:
+            # an unstamped paragraph has no day: only a search over all time includes it
+            yield from (n for n in self._history_notes() or []
+                        if since is None or (n.date is not None and n.date >= since))
+
+    def _ranked(self, query: str, notes: list[Note]) -> list[NoteHit]:
+        """Every candidate scored: meaning (cosine rescaled over the ``POOL`` nearest) plus the
+        IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
+        cos = self.vectors.of([n.text for n in notes]) @ self.embedder.embed_query(query)
+        nearest = np.argsort(-cos, kind="stable")[:POOL]
+        lo, hi = float(cos[nearest[-1]]), float(cos[nearest[0]])
+        dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
+        words = query_words(query)
+        terms = [self._terms_of(n.text) for n in notes]
+        df = Counter(t for doc in terms for t in words if t in doc)
+        weights = {t: idf(len(terms), df[t]) for t in words}
+        hits = []
+        for i, note in enumerate(notes):
+            share, found = word_share(weights, terms[i])
+            if i not in dense_rank and not found:
+                continue
+            score = fuse(rescale(float(cos[i]), lo, hi), share, LEXICAL_WEIGHT)
+            hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
+                                _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found])))
+        hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
+        return hits
+
+    def _terms_of(self, text: str) -> frozenset[str]:
+        if text not in self._terms:
+            if len(self._terms) > 50_000:
+                self._terms.clear()  # a bound, not an LRU: segmenting again is cheap
+            self._terms[text] = frozenset(segment(text).split())
+        return self._terms[text]
+
+
+def _looks_like_id(text: str) -> bool:
+    return _ID.fullmatch(text.strip()) is not None
+
+
+def _why(cos: float, rank: int | None, share: float, found: list[str]) -> str:
+    parts = [f"meaning: cosine {cos:.2f}" + (f" (#{rank})" if rank else "")]
+    if found:
+        parts.append(f"words: {', '.join(found[:6])} ({share:.0%} of the query)")
+    return "; ".join(parts)

