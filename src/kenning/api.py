@@ -31,6 +31,7 @@ from .timeutil import parse_when
 
 if TYPE_CHECKING:
     from .skills import Skills
+    from .context import Context
     from .tiers.hot import HotMemory
     from .tiers.maintain import Maintenance
     from .tiers.notes import Notes
@@ -102,6 +103,13 @@ class Kenning:
 
         return maintain(self.hot, self.notes, self.facts, dry_run=dry_run, apply=apply,
                         archive_after_days=archive_after_days, today=today, actor=self.actor)
+
+    def context(self, task: str, budget_tokens: int = 4000, *, scope: str = DEFAULT_SCOPE) -> Context:
+        """Everything to know for ``task`` within ``budget_tokens`` (``kenning.context``): hot memory,
+        skills catalog, matching skills, facts, lessons, entities, notes; ``.markdown`` or ``.to_dict()``."""
+        from .context import build_context
+
+        return build_context(self, task, budget_tokens, scope=check_scope(scope))
 
     @cached_property
     def hot(self) -> HotMemory:

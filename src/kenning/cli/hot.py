@@ -202,3 +202,4 @@ def maintain(kb: Kenning, dry_run: bool, apply: bool, archive_after: int, as_jso
             promos = [(s["section"], output.truncate(s["text"], 70), s["why"], s.get("result", "suggested"))
                       for s in step["items"]]
             output.show(output.table("Suggested promotions", ("section", "text", "why", "result"), promos))
+

@@ -205,6 +205,12 @@ class SQLiteStore:
             ).fetchone()
         return int(row[0]) if row else None
 
+    def entity_names(self, scope: str) -> list[tuple[str, int]]:
+        """Every (normalised name or alias, item rowid) of the entities of ``scope``."""
+        with self._lock:
+            return [(str(r[0]), int(r[1])) for r in self._conn.execute(
+                "SELECT name_key, item_rowid FROM entity_names WHERE scope = ?", (scope,))]
+
     def add_entity_names(self, scope: str, rowid: int, keys: Iterable[str]) -> None:
         with self.transaction() as conn:
             conn.executemany(

@@ -1,0 +1,271 @@
+"""``build_context(task, budget_tokens)``: everything an agent should know for a task, in one piece
+of Markdown (or JSON) that never exceeds the budget, each part saying where it came from.
+
+Sections, in this order (each takes at most its share of the budget and only what is left):
+
+====================  =====  ===============================================================
+section               share  what
+====================  =====  ===============================================================
+hot memory            40 %   USER.md and MEMORY.md as a session snapshot (cut from the end)
+skills catalog        15 %   the budgeted, task-aware index of every skill
+matching skills       25 %   the 1-3 skills that match the task best, in full, if they fit
+facts                 15 %   recalled for the task (hot facts are already shown above)
+lessons               10 %   related lessons, negative outcomes first (what to avoid)
+entities               5 %   entities the task names (by name or alias)
+notes                 10 %   related daily notes and HISTORY.md of the last 30 days
+====================  =====  ===============================================================
+
+Shares add up to more than 100 %: a section that needs less leaves the rest to the next ones.
+Everything left out is listed in ``cut`` with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import InvalidInput
+from .models import Entity, Fact, Lesson
+from .retrieval import check_query
+from .text import normalize
+from .tokens import count_tokens
+
+if TYPE_CHECKING:
+    from .api import Kenning
+
+MIN_BUDGET = 100
+MAX_BUDGET = 200_000
+SHARES = {"hot": 0.40, "catalog": 0.15, "skills": 0.25, "facts": 0.15, "lessons": 0.10, "entities": 0.05,
+          "notes": 0.10}
+TITLES = {"hot": "Hot memory", "catalog": "Skills", "skills": "Matching skills", "facts": "Relevant facts",
+          "lessons": "Lessons", "entities": "Entities", "notes": "Notes"}
+MAX_SKILLS = 3
+SKILL_SHARE_OF_BEST = 0.6  # a skill is shown in full only if it scores at least this share of the best
+NOTES_DAYS_BACK = 30
+_OUTCOME_ORDER = {"negative": 0, "neutral": 1, "positive": 2}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a section: its text and where it came from."""
+
+    text: str
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    title: str
+    text: str
+    tokens: int
+    sources: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "text": self.text, "tokens": self.tokens,
+                "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class Context:
+    task: str
+    budget_tokens: int
+    sections: tuple[Section, ...]
+    cut: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+    @property
+    def markdown(self) -> str:
+        return _join(self.task, [s.text for s in self.sections])
+
+    @property
+    def tokens(self) -> int:
+        return count_tokens(self.markdown)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": True, "task": self.task, "budget_tokens": self.budget_tokens, "tokens": self.tokens,
+                "markdown": self.markdown, "sections": [s.to_dict() for s in self.sections], "cut": list(self.cut)}
+
+
+def _join(task: str, texts: Sequence[str]) -> str:
+    return "\n\n".join([f"# Context for: {' '.join(task.split())}", *texts]) + "\n"
+
+
+def check_budget(budget: object) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int) or not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise InvalidInput(f"budget_tokens must be a whole number from {MIN_BUDGET} to {MAX_BUDGET:,}, got {budget!r}")
+    return budget
+
+
+class _Assembly:
+    """Sections added in order within what is left of the budget."""
+
+    def __init__(self, task: str, budget: int) -> None:
+        self.task = task
+        self.budget = budget
+        self.sections: list[Section] = []
+        self.cut: list[dict[str, Any]] = []
+        self.used = count_tokens(_join(task, []))
+        self.carry = 0  # what earlier sections left unused of their shares
+
+    def allowance(self, name: str) -> int:
+        return min(self.budget - self.used, int(SHARES[name] * self.budget) + self.carry)
+
+    def add(self, name: str, parts: Sequence[Part], *, title: str | None = None) -> None:
+        """Add, in order, each part that still fits the section's allowance (a part that does not is
+        listed in ``cut``); what the section leaves unused passes on to the next one."""
+        title = title or TITLES[name]
+        heading = f"## {title}"
+        allowance = self.allowance(name)
+        cost = count_tokens(heading) + 2  # the heading line and the blank line before the section
+        kept: list[Part] = []
+        for part in parts:
+            extra = count_tokens(part.text) + 1
+            if cost + extra > allowance:
+                self.cut.append({"section": name, "what": _label(part),
+                                 "reason": f"needs {extra} tokens; {max(0, allowance - cost)} left for {title.lower()}"})
+                continue
+            kept.append(part)
+            cost += extra
+        before = self.used
+        if kept:
+            text = heading + "\n" + "\n".join(p.text for p in kept)
+            self.sections.append(Section(name, title, text, count_tokens(text), tuple(p.source for p in kept)))
+            self.used = count_tokens(_join(self.task, [s.text for s in self.sections]))
+        self.carry = max(0, allowance - (self.used - before))
+
+    def finish(self) -> Context:
+        # the parts were counted one by one; if joining them cost more, drop from the end until it fits
+        while self.sections and self.used > self.budget:
+            gone = self.sections.pop()
+            self.cut.append({"section": gone.name, "what": gone.title, "reason": "the whole context was over budget"})
+            self.used = count_tokens(_join(self.task, [s.text for s in self.sections]))
+        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut))
+
+
+def _label(part: Part) -> str:
+    return str(part.source.get("id") or part.source.get("name") or part.source.get("path") or part.text[:60])
+
+
+def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: str = "default") -> Context:
+    """The context for ``task`` within ``budget_tokens`` (see the module docstring)."""
+    task = check_query(task)
+    ctx = _Assembly(task, check_budget(budget_tokens))
+    _hot(kb, ctx)
+    _catalog(kb, ctx, task)
+    _skills(kb, ctx, task)
+    shown = {str(s.get("id")) for sec in ctx.sections for s in sec.sources if s.get("id")}
+    _facts(kb, ctx, task, scope, shown)
+    _lessons(kb, ctx, task, scope)
+    _entities(kb, ctx, task, scope)
+    _notes(kb, ctx, task)
+    return ctx.finish()
+
+
+def _hot(kb: Kenning, ctx: _Assembly) -> None:
+    entries = kb.hot.entries()
+    parts = []
+    for entry in entries:
+        parts.append(Part(f"- {entry.text}", {"id": entry.item_id, "file": _hot_file(entry.section),
+                                              "section": entry.section}))
+    ctx.add("hot", parts)
+
+
+def _hot_file(section: str) -> str:
+    from .tiers.hotfile import BY_KEY
+
+    return BY_KEY[section].file
+
+
+def _catalog(kb: Kenning, ctx: _Assembly, task: str) -> None:
+    from .skills.catalog import MIN_BUDGET as CATALOG_MIN
+
+    allowance = ctx.allowance("catalog") - count_tokens("## Skills") - 3
+    if allowance < CATALOG_MIN:
+        ctx.cut.append({"section": "catalog", "what": "skills catalog", "reason": "no room left"})
+        ctx.add("catalog", [])
+        return
+    catalog = kb.skills.skills_catalog(allowance, task=task)
+    body = re.sub(r"^## Skills\n", "", catalog["text"]).strip()
+    ctx.add("catalog", [Part(body, {"name": "skills catalog", "skills": catalog["skills"],
+                                    "omitted": catalog["omitted"], "name_only": catalog["name_only"]})])
+
+
+def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
+    found = kb.skills.skills_search(task, MAX_SKILLS)["skills"]
+    matches = [s for s in found if not s["always"]]
+    parts = []
+    for match in matches:
+        if match["score"] < SKILL_SHARE_OF_BEST * matches[0]["score"]:
+            break
+        view = kb.skills.skill_view(match["name"])
+        parts.append(Part(f"### {view['name']} ({view['path']})\n{view['content'].strip()}",
+                          {"name": view["name"], "path": view["path"], "score": match["score"]}))
+    ctx.add("skills", parts)
+
+
+def _facts(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str]) -> None:
+    parts = []
+    for hit in kb.recall(task, k=10, scope=scope, kinds=["fact"]):
+        fact = hit.item
+        if not isinstance(fact, Fact) or fact.id in shown:
+            continue
+        when = fact.updated_at.date().isoformat() if fact.updated_at else ""
+        parts.append(Part(f"- {fact.content} ({when})", {"id": fact.id, "score": round(hit.score, 3)}))
+    ctx.add("facts", parts)
+
+
+def _lessons(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
+    hits = [h for h in kb.recall(task, k=5, scope=scope, kinds=["lesson"]) if isinstance(h.item, Lesson)]
+    hits.sort(key=lambda h: _OUTCOME_ORDER.get(h.item.outcome, 1))  # type: ignore[union-attr]
+    parts = []
+    for hit in hits:
+        lesson = hit.item
+        assert isinstance(lesson, Lesson)
+        parts.append(Part(f"- [{lesson.outcome}] {lesson.context}: {lesson.action} -> {lesson.insight}",
+                          {"id": lesson.id, "outcome": lesson.outcome}))
+    ctx.add("lessons", parts)
+
+
+def mentioned_entities(kb: Kenning, text: str, scope: str) -> list[Entity]:
+    """The entities whose name or alias appears in ``text`` (whole words for Latin names); names
+    are stored normalised (``entities.name_key`` is ``text.normalize``), so the text is too."""
+    plain = normalize(text)
+    rowids: list[int] = []
+    for key, rowid in kb.store.entity_names(scope):
+        if not key or rowid in rowids:
+            continue
+        if key.isascii():
+            if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", plain):
+                rowids.append(rowid)
+        elif key in plain:
+            rowids.append(rowid)
+    out = []
+    for rowid in rowids:
+        row = kb.store.get_rowid(rowid)
+        if row is not None:
+            entity = kb.get(str(row["id"]))
+            if isinstance(entity, Entity):
+                out.append(entity)
+    return out
+
+
+def _entities(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
+    parts = []
+    for entity in mentioned_entities(kb, task, scope):
+        attrs = ", ".join(f"{k}: {v}" for k, v in entity.attributes.items())
+        extra = "; ".join(x for x in (attrs, entity.notes) if x)
+        kind = f" ({entity.entity_kind})" if entity.entity_kind else ""
+        parts.append(Part(f"- {entity.name}{kind}" + (f": {extra}" if extra else ""), {"id": entity.id}))
+    ctx.add("entities", parts)
+
+
+def _notes(kb: Kenning, ctx: _Assembly, task: str) -> None:
+    parts = []
+    for hit in kb.notes.search(task, days_back=NOTES_DAYS_BACK, k=5):
+        stamp = " ".join(x for x in (hit.date.isoformat() if hit.date else "",
+                                     hit.time.strftime("%H:%M") if hit.time else "") if x)
+        parts.append(Part(f"- [{stamp}] {' '.join(hit.text.split())}", {"id": hit.id, "score": round(hit.score, 3)}))
+    ctx.add("notes", parts)
+
