@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from datetime import date
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 from types import TracebackType
@@ -31,7 +31,9 @@ from .timeutil import parse_when
 
 if TYPE_CHECKING:
     from .skills import Skills
+    from .consolidate import Drafts, Report, Session
     from .context import Context
+    from .llm import LLM
     from .tiers.hot import HotMemory
     from .tiers.maintain import Maintenance
     from .tiers.notes import Notes
@@ -110,6 +112,40 @@ class Kenning:
         from .context import build_context
 
         return build_context(self, task, budget_tokens, scope=check_scope(scope))
+
+    @cached_property
+    def llm(self) -> LLM | None:
+        """The configured language model (``[llm]`` / ``KENNING_LLM_*``), or None: then consolidation
+        runs its deterministic fallback."""
+        from .llm import make_llm
+
+        return make_llm(self.settings.llm)
+
+    @cached_property
+    def drafts(self) -> Drafts:
+        """Skill drafts proposed by consolidation, waiting for a person (``kenning skill drafts``)."""
+        from .consolidate import Drafts
+
+        return Drafts(self.settings.home, self.store, actor=self.actor)
+
+    def consolidate(self, messages: Iterable[object], *, scope: str = DEFAULT_SCOPE,
+                    llm: LLM | None | bool = True) -> Report:
+        """Turn ``messages`` (``{"role", "content"}``) into a HISTORY.md entry, hot-memory changes,
+        facts, lessons, entities and maybe a skill draft, now (``kenning.consolidate``). ``llm``: the
+        configured model (True), another one, or None / False for the deterministic fallback."""
+        from .consolidate import Consolidator
+
+        model = self.llm if llm is True else (llm or None)
+        return Consolidator(self, model).run(messages, scope=check_scope(scope))
+
+    def session(self, *, scope: str = DEFAULT_SCOPE, memory_window: int = 50, llm: LLM | None | bool = True,
+                session_id: str | None = None) -> Session:
+        """A conversation session that consolidates its older messages in the background."""
+        from .consolidate import Consolidator, Session
+
+        model = self.llm if llm is True else (llm or None)
+        return Session(Consolidator(self, model), scope=check_scope(scope), memory_window=memory_window,
+                       session_id=session_id)
 
     @cached_property
     def hot(self) -> HotMemory:

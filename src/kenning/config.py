@@ -15,8 +15,20 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     memory_tokens = 2000             # budget of MEMORY.md (tokens, see kenning.tokens)
     user_tokens = 1000               # budget of USER.md
 
+    [llm]                            # optional: without it consolidation stays deterministic
+    base_url = "http://127.0.0.1:11434/v1"   # any OpenAI-compatible chat endpoint
+    model = "qwen2.5:7b"
+    api_key_env = "OPENAI_API_KEY"   # or api_key = "..."
+    timeout = 60                     # seconds per request
+    max_retries = 4                  # on 429, 5xx, timeouts and refused connections
+    max_calls_per_run = 8            # cost guard: per consolidation run ...
+    max_tokens_per_run = 60000
+    max_calls_per_hour = 120         # ... and per sliding hour, across the process
+    max_tokens_per_hour = 500000
+
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
-``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``.
+``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``, ``KENNING_LLM_BASE_URL``,
+``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``.
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
 """
 
@@ -60,11 +72,27 @@ class HotConfig:
 
 
 @dataclass(frozen=True)
+class LLMConfig:
+    """The optional language model (``[llm]`` in kenning.toml); unset ``base_url``/``model`` means none."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # never printed with the settings
+    timeout: float = 60.0
+    max_retries: int = 4
+    max_calls_per_run: int = 8
+    max_tokens_per_run: int = 60_000
+    max_calls_per_hour: int = 120
+    max_tokens_per_hour: int = 500_000
+
+
+@dataclass(frozen=True)
 class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
     skill_extra_dirs: tuple[Path, ...] = ()
     hot: HotConfig = field(default_factory=HotConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
 
     @property
     def db_path(self) -> Path:
@@ -94,6 +122,13 @@ class Settings:
             "database WAL": f"{db}-wal",
             "database shared memory": f"{db}-shm",
             "skills": str(self.skills_dir),
+            "hot memory": str(self.home / "MEMORY.md"),
+            "hot memory about the user": str(self.home / "USER.md"),
+            "history": str(self.home / "HISTORY.md"),
+            "daily notes": str(self.home / "daily"),
+            "archive": str(self.home / "archive"),
+            "session transcripts": str(self.home / "sessions"),
+            "skill drafts": str(self.home / "drafts"),
             "cache": str(self.cache_dir),
         }
 
@@ -144,7 +179,7 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         passage_prefix=str(section.get("passage_prefix") or ""),
     )
     return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})),
-                    hot=_hot(root, data.get("hot", {})))
+                    hot=_hot(root, data.get("hot", {})), llm=_llm(root, data.get("llm", {})))
 
 
 def _hot(root: Path, section: object) -> HotConfig:
@@ -159,6 +194,40 @@ def _hot(root: Path, section: object) -> HotConfig:
                                f"from 100 to 100000, got {value!r}")
         out[key] = value
     return HotConfig(**out)
+
+
+_LLM_LIMITS = (("max_calls_per_run", 8), ("max_tokens_per_run", 60_000),
+               ("max_calls_per_hour", 120), ("max_tokens_per_hour", 500_000))
+
+
+def _llm(root: Path, section: object) -> LLMConfig:
+    """``[llm]``: the optional language model; ``KENNING_LLM_*`` variables override the file."""
+    where = f"[llm] in {root / CONFIG_FILE}"
+    if not isinstance(section, dict):
+        raise InvalidInput(f"{where} must be a table")
+    for key in ("base_url", "model", "api_key_env", "api_key"):
+        if not isinstance(section.get(key, ""), str):
+            raise InvalidInput(f"{where}: {key} must be a string, got {section[key]!r}")
+    env = os.environ
+    base_url = env.get("KENNING_LLM_BASE_URL") or _opt_str(section.get("base_url"))
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise InvalidInput(f"language model base_url {base_url!r} must start with http:// or https:// "
+                           f"(e.g. http://127.0.0.1:11434/v1); fix {where} or KENNING_LLM_BASE_URL")
+    key_env = section.get("api_key_env")
+    api_key = (env.get("KENNING_LLM_API_KEY") or (env.get(key_env) if key_env else None)
+               or _opt_str(section.get("api_key")))
+    timeout = section.get("timeout", 60)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
+        raise InvalidInput(f"{where}: timeout must be a number of seconds, above 0 and at most 3600, "
+                           f"got {timeout!r}")
+    numbers = {}
+    for key, default, low, high in (("max_retries", 4, 0, 10), *((k, d, 1, 10**9) for k, d in _LLM_LIMITS)):
+        value = section.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidInput(f"{where}: {key} must be a whole number from {low} to {high}, got {value!r}")
+        numbers[key] = value
+    return LLMConfig(base_url=base_url, model=env.get("KENNING_LLM_MODEL") or _opt_str(section.get("model")),
+                     api_key=api_key, timeout=float(timeout), **numbers)
 
 
 def _extra_dirs(root: Path, section: object) -> tuple[Path, ...]:

@@ -10,7 +10,10 @@
     ├── StoreError                the data directory or database cannot be used as asked
     │   ├── SchemaTooNew          written by a newer kenning
     │   └── EmbedderMismatch      opened with another embedder than the one that wrote the vectors
-    └── EmbedderError             the embedder failed (endpoint down, wrong dimension, …)
+    ├── EmbedderError             the embedder failed (endpoint down, wrong dimension, …)
+    └── LLMError                  the language model failed (endpoint down, refused, timed out, …)
+        ├── LLMBudgetExceeded     the cost guard refused a call (calls or tokens per run or per hour)
+        └── LLMAnswerError        the model's answer is not the JSON that was asked for
 
 Messages name the object, what is wrong and how to fix it. Each face (CLI, MCP) translates these
 in exactly one place.
@@ -53,3 +56,15 @@ class EmbedderMismatch(StoreError):
 
 class EmbedderError(KenningError):
     """The embedder could not produce vectors."""
+
+
+class LLMError(KenningError):
+    """The language model could not answer; the message names the endpoint, never the key."""
+
+
+class LLMBudgetExceeded(LLMError):
+    """The cost guard refused a call before it was sent; the message names the limit."""
+
+
+class LLMAnswerError(LLMError):
+    """The model answered, but not with the JSON object or array that was asked for."""

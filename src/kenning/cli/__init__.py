@@ -17,7 +17,7 @@ import click
 
 from kenning.errors import InvalidInput, KenningError
 
-from . import admin, context, demo, entities, facts, hot, lessons, notes, skills
+from . import admin, consolidate, context, demo, entities, facts, hot, lessons, notes, skills
 from .state import State
 
 
@@ -88,7 +88,7 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 
 
 for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *skills.COMMANDS, *admin.COMMANDS,
-                 *notes.COMMANDS, hot.hot, hot.maintain, context.context, demo.demo):
+                 *notes.COMMANDS, hot.hot, hot.maintain, context.context, *consolidate.COMMANDS, demo.demo):
     cli.add_command(_command)
 
 

@@ -472,4 +472,66 @@ def stats(skills: Skills, name: str | None, as_json: bool) -> None:
         output.show(output.table("Recent events", ("at", "event", "outcome", "actor", "detail"), recent))
 
 
+
+@skill.group(invoke_without_command=True)
+@json_option
+@click.pass_context
+def drafts(ctx: click.Context, as_json: bool) -> None:
+    """Skill drafts proposed by consolidation: invisible to list, search and the catalog until a
+    person approves one (through the normal strict create) or rejects it.
+
+    \b
+    Example:
+      kenning skill drafts
+      kenning skill drafts approve deploy-staging
+      kenning skill drafts reject deploy-staging --reason "too specific"
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    kb = open_kenning(ctx)
+    found = [d.to_dict() for d in kb.drafts.list()]
+    if as_json:
+        output.print_json({"success": True, "count": len(found), "drafts": found})
+        return
+    if not found:
+        output.show("No skill drafts.")
+        return
+    rows = [(d["name"], output.truncate(d["description"], 70), d["created_at"], d["origin"]) for d in found]
+    output.show(output.table(f"{len(found)} skill drafts", ("name", "description", "created", "from"), rows))
+
+
+@drafts.command()
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Create it even if a skill with a close meaning exists.")
+@json_option
+@project_option
+def approve(name: str, force: bool, as_json: bool, project_dir: Path | None) -> None:
+    """Create the skill from draft NAME (strict validation, near-duplicate check) and drop the draft.
+
+    \b
+    Example:
+      kenning skill drafts approve deploy-staging
+    """
+    kb = open_kenning(click.get_current_context(), project_dir=project_dir)
+    _done(kb.drafts.approve(name, kb.skills, force=force), as_json)
+
+
+@drafts.command()
+@click.argument("name")
+@reason_option
+@json_option
+def reject(name: str, reason: str, as_json: bool) -> None:
+    """Reject draft NAME (kept under drafts/rejected/, never registered).
+
+    \b
+    Example:
+      kenning skill drafts reject deploy-staging --reason "one-off"
+    """
+    kb = open_kenning(click.get_current_context())
+    draft = kb.drafts.reject(name, reason)
+    if as_json:
+        output.print_json({"success": True, "rejected": draft.to_dict()})
+        return
+    output.show(Text(f"Rejected skill draft {draft.name!r}."))
+
 COMMANDS = (skill,)
