@@ -90,7 +90,7 @@ def write_skills(home: Path, corpus: dict[str, str]) -> dict[str, str]:
     return names
 
 
-def run_dataset(name: str, recipes: Any, args: argparse.Namespace, settings: list[dict[str, float]],
+def run_dataset(name: str, recipes: Any, args: argparse.Namespace, settings: list[dict[str, Any]],
                 console: Console) -> dict[str, Any]:
     spec = DATASETS[name]
     task = spec["load"](recipes)[0]
@@ -149,8 +149,8 @@ def run_dataset(name: str, recipes: Any, args: argparse.Namespace, settings: lis
             "summary": summary}
 
 
-def _label(setting: dict[str, float]) -> str:
-    return "kenning" if not setting else "kenning " + " ".join(f"{k}={v:g}" for k, v in setting.items())
+def _label(setting: dict[str, Any]) -> str:
+    return "kenning" if not setting else "kenning " + " ".join(f"{k}={v}" for k, v in setting.items())
 
 
 def render(result: dict[str, Any], console: Console) -> None:
@@ -172,14 +172,14 @@ def render(result: dict[str, Any], console: Console) -> None:
                   f"(query embedding included); {len(result['skipped'])} skill folders skipped", highlight=False)
 
 
-def parse_settings(specs: Sequence[str]) -> list[dict[str, float]]:
-    settings: list[dict[str, float]] = [{}]
+def parse_settings(specs: Sequence[str]) -> list[dict[str, Any]]:
+    settings: list[dict[str, Any]] = [{}]
     for spec in specs:
         key, _, values = spec.partition("=")
         if not hasattr(ks, key):
             raise SystemExit(f"kenning.skills.search has no setting {key!r}")
         kind = type(getattr(ks, key))
-        settings = [{**s, key: kind(v)} for s in settings for v in values.split(",")]
+        settings = [{**s, key: kind(v)} for s in settings for v in values.split(",")]  # type: ignore[misc]
     return settings if specs else [{}]
 
 

@@ -188,3 +188,14 @@ def test_the_command_line_reads_json_and_json_lines(tmp_path: Path, embedder: Na
     bad.write_text("{not json", encoding="utf-8")
     failed = CliRunner().invoke(cli, ["consolidate", str(bad)], prog_name="kenning")
     assert failed.exit_code == 2 and "not JSON" in failed.stderr
+
+
+def test_unimportant_facts_go_to_the_daily_notes(kb: Kenning, scripted_llm: Any) -> None:  # noqa: F811
+    facts = [{"text": "The office plant by the window was watered today", "category": "general", "importance": 0.1},
+             {"text": "Production deploys need two approvals", "category": "project", "importance": 0.8}]
+    report = kb.consolidate(CHAT, llm=scripted_llm(Reply(answer(facts=facts, skill_draft=None))).client())
+    actions = {w["text"]: w["action"] for w in report.written if w["kind"] == "fact"}
+    assert actions["The office plant by the window was watered today"] == "noted"
+    assert actions["Production deploys need two approvals"] == "store"
+    assert any("office plant" in n.text for n in kb.notes.search("office plant watered", days_back=1))
+    assert all("office plant" not in h.item.content for h in kb.recall("office plant watered", k=5))

@@ -22,6 +22,7 @@ from .config import Settings, load_settings
 from .embed import Embedder, OpenAIEmbedder, default_embedder
 from .entities import Entities
 from .errors import InvalidInput
+from .gate import Admission, Gate
 from .lessons import Lessons
 from .memory import Facts, When, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, AuditEntry, Fact, Hit, Item
@@ -73,9 +74,11 @@ class Kenning:
         self.store = store
         self.embedder = embedder
         self.actor = actor
-        self.facts = Facts(store, embedder, actor)
-        self.lessons = Lessons(store, embedder, actor)
-        self.entities = Entities(store, embedder, actor)
+        # one gate for every write path: redaction, novelty, importance (``[gate]`` in kenning.toml)
+        self.gate = Gate(store, embedder, settings.gate, actor=actor)
+        self.facts = Facts(store, embedder, actor, gate=self.gate)
+        self.lessons = Lessons(store, embedder, actor, gate=self.gate)
+        self.entities = Entities(store, embedder, actor, gate=self.gate)
         # the project whose ./.agents/skills (etc.) come first; the working directory unless given
         self.project_dir = Path(project_dir).expanduser().resolve() if project_dir else _working_dir()
 
@@ -86,7 +89,7 @@ class Kenning:
 
         return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
                       extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
-                      actor=self.actor)
+                      actor=self.actor, gate=self.gate)
 
     @cached_property
     def notes(self) -> Notes:
@@ -96,7 +99,8 @@ class Kenning:
         def promote(text: str, section: str) -> dict[str, Any]:
             return self.hot.add(text, section, reason="promoted from the notes")
 
-        return Notes(self.settings.home, self.store, self.embedder, actor=self.actor, promote_to=promote)
+        return Notes(self.settings.home, self.store, self.embedder, actor=self.actor, promote_to=promote,
+                     gate=self.gate)
 
     def maintain(self, *, dry_run: bool = False, apply: bool = False, archive_after_days: int = 90,
                  today: date | None = None) -> Maintenance:
@@ -204,11 +208,16 @@ class Kenning:
         source: str = "api",
         pinned: bool = False,
         reason: str = "",
+        mentions: int = 1,
     ) -> Fact:
-        """Store a fact (or reinforce the same one in the same scope) and return it."""
+        """Store a fact and return it, through the write gate (``kenning.gate``): secrets and personal
+        data masked, the same or a near-same statement reinforcing the stored one, a changed value
+        or negation superseding it. ``mentions``: how many times it was said (raises an inferred
+        importance)."""
         return self.facts.remember(
             content, tags=tags, scope=scope, category=category, confidence=confidence,
             expires_at=expires_at, importance=importance, source=source, pinned=pinned, reason=reason,
+            mentions=mentions,
         )
 
     def remember_many(
@@ -224,6 +233,35 @@ class Kenning:
         """Store many facts with batched embedding (the fast path for ingest)."""
         return self.facts.remember_many(contents, scope=scope, tags=tags, category=category,
                                         source=source, progress=progress)
+
+    def admit(
+        self,
+        text: str,
+        *,
+        category: str | None = None,
+        tags: Sequence[str] | None = None,
+        scope: str = DEFAULT_SCOPE,
+        importance: float | None = None,
+        mentions: int = 1,
+        min_importance: float | None = None,
+        source: str = "api",
+        reason: str = "",
+    ) -> Admission:
+        """Pass ``text`` through the write gate and carry out its decision (``kenning.gate``): store a
+        new fact, reinforce the one it restates, supersede the one it corrects, or, when a new
+        statement's importance is below ``min_importance`` (default ``[gate] min_importance``, 0),
+        write it to today's daily notes instead. ``mentions``: how many times it was said. Text the
+        gate refuses (``[gate] redact = "refuse"``) raises InvalidInput and stores nothing."""
+        check_tags(tags)
+        decision = self.gate.check_fact(text, category=category, scope=scope, importance=importance,
+                                        mentions=mentions, min_importance=min_importance)
+        if decision.action == "refuse":
+            raise InvalidInput(decision.reason)
+        if decision.action == "note":
+            return Admission(decision, notes=tuple(self.notes.write(text)))
+        fact = self.facts.remember(text, tags=tags, scope=scope, category=category, importance=importance,
+                                   source=source, reason=reason, mentions=mentions)
+        return Admission(decision, fact=fact)
 
     def recall(
         self,

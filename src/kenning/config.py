@@ -15,6 +15,13 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     memory_tokens = 2000             # budget of MEMORY.md (tokens, see kenning.tokens)
     user_tokens = 1000               # budget of USER.md
 
+    [gate]                           # every write: API, CLI, MCP, consolidation (see kenning.gate)
+    redact = "mask"                  # secrets and personal data: "mask" | "refuse" | "off"
+    categories = ["secrets", "personal"]
+    min_importance = 0.0             # Kenning.admit: below it a statement goes to the daily notes
+    near_duplicate = 0.95            # cosine floor of a restatement (reinforces the stored fact)
+    same_subject = 0.85              # cosine floor of a correction (supersedes the stored fact)
+
     [llm]                            # optional: without it consolidation stays deterministic
     base_url = "http://127.0.0.1:11434/v1"   # any OpenAI-compatible chat endpoint
     model = "qwen2.5:7b"
@@ -25,6 +32,9 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     max_tokens_per_run = 60000
     max_calls_per_hour = 120         # ... and per sliding hour, across the process
     max_tokens_per_hour = 500000
+
+    [mcp]
+    direct_skill_writes = false      # true: skill writes from MCP clients apply at once, not as drafts
 
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``, ``KENNING_LLM_BASE_URL``,
@@ -72,6 +82,17 @@ class HotConfig:
 
 
 @dataclass(frozen=True)
+class GateConfig:
+    """The write gate (``[gate]`` in kenning.toml; the rules are in ``kenning.gate``)."""
+
+    redact: str = "mask"  # "mask" | "refuse" | "off"
+    categories: tuple[str, ...] = ("secrets", "personal")
+    min_importance: float = 0.0
+    near_duplicate: float = 0.95
+    same_subject: float = 0.85
+
+
+@dataclass(frozen=True)
 class LLMConfig:
     """The optional language model (``[llm]`` in kenning.toml); unset ``base_url``/``model`` means none."""
 
@@ -87,12 +108,22 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class MCPConfig:
+    """The MCP server (``[mcp]`` in kenning.toml)."""
+
+    # False: a skill an MCP client creates or changes is saved as a draft a person approves
+    direct_skill_writes: bool = False
+
+
+@dataclass(frozen=True)
 class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
     skill_extra_dirs: tuple[Path, ...] = ()
     hot: HotConfig = field(default_factory=HotConfig)
+    gate: GateConfig = field(default_factory=GateConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    mcp: MCPConfig = field(default_factory=MCPConfig)
 
     @property
     def db_path(self) -> Path:
@@ -179,7 +210,9 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         passage_prefix=str(section.get("passage_prefix") or ""),
     )
     return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})),
-                    hot=_hot(root, data.get("hot", {})), llm=_llm(root, data.get("llm", {})))
+                    hot=_hot(root, data.get("hot", {})), gate=_gate(root, data.get("gate", {})),
+                    llm=_llm(root, data.get("llm", {})),
+                    mcp=_mcp(root, data.get("mcp", {})))
 
 
 def _hot(root: Path, section: object) -> HotConfig:
@@ -194,6 +227,37 @@ def _hot(root: Path, section: object) -> HotConfig:
                                f"from 100 to 100000, got {value!r}")
         out[key] = value
     return HotConfig(**out)
+
+
+def _gate(root: Path, section: object) -> GateConfig:
+    """``[gate]``: redaction mode and categories, the importance floor, the novelty thresholds."""
+    where = f"[gate] in {root / CONFIG_FILE}"
+    if not isinstance(section, dict):
+        raise InvalidInput(f"{where} must be a table")
+    mode = section.get("redact", "mask")
+    if mode not in ("mask", "refuse", "off"):
+        raise InvalidInput(f"{where}: redact must be \"mask\", \"refuse\" or \"off\", got {mode!r}")
+    categories = section.get("categories", ["secrets", "personal"])
+    if not isinstance(categories, list) or not all(c in ("secrets", "personal") for c in categories):
+        raise InvalidInput(f"{where}: categories must be a list of \"secrets\" and/or \"personal\" "
+                           f"(empty: redact nothing), got {categories!r}")
+    numbers = {}
+    for key, default in (("min_importance", 0.0), ("near_duplicate", 0.95), ("same_subject", 0.85)):
+        value = section.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise InvalidInput(f"{where}: {key} must be a number from 0 to 1, got {value!r}")
+        numbers[key] = float(value)
+    return GateConfig(redact=str(mode), categories=tuple(dict.fromkeys(categories)), **numbers)
+
+
+def _mcp(root: Path, section: object) -> MCPConfig:
+    """``[mcp] direct_skill_writes``: whether MCP clients may change skills without a person's approval."""
+    if not isinstance(section, dict):
+        raise InvalidInput(f"[mcp] in {root / CONFIG_FILE} must be a table")
+    direct = section.get("direct_skill_writes", False)
+    if not isinstance(direct, bool):
+        raise InvalidInput(f"[mcp] direct_skill_writes in {root / CONFIG_FILE} must be true or false, got {direct!r}")
+    return MCPConfig(direct_skill_writes=direct)
 
 
 _LLM_LIMITS = (("max_calls_per_run", 8), ("max_tokens_per_run", 60_000),

@@ -14,6 +14,7 @@ from typing import Any
 from . import audit
 from .embed import Embedder
 from .errors import Conflict, InvalidInput, NotFound
+from .gate import Gate
 from .memory import check_scope, new_id
 from .models import DEFAULT_SCOPE, Entity, render_entity
 from .records import item_from_row
@@ -56,10 +57,11 @@ def _attributes(value: object) -> dict[str, Any]:
 
 
 class Entities:
-    def __init__(self, store: Store, embedder: Embedder, actor: str = "api") -> None:
+    def __init__(self, store: Store, embedder: Embedder, actor: str = "api", gate: Gate | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.gate = gate or Gate(store, embedder, actor=actor)
 
     def _find_row(self, name: str, scope: str) -> dict[str, Any] | None:
         rowid = self.store.entity_rowid(scope, name_key(name))
@@ -92,13 +94,20 @@ class Entities:
         source: str = "api",
         reason: str = "",
     ) -> Entity:
-        """Create or update the entity ``name``; ``kind`` is what it is ("person", "service", …)."""
-        clean_name = clean_content(name, "entity name", NAME_LIMIT)
+        """Create or update the entity ``name``; ``kind`` is what it is ("person", "service", …).
+
+        Secrets and personal data are masked in notes, kind and attribute values (the whole value of
+        an attribute named like a secret: "password", "api_key", "token", …); a name, alias or
+        attribute name carrying any is refused, since masked, two names would become one.
+        """
+        scrub = self.gate.scrub("entity")
+        clean_name = scrub.check(clean_content(name, "entity name", NAME_LIMIT), "name")
         scope = check_scope(scope)
-        new_aliases = _names(aliases, "aliases")
-        attrs = _attributes(attributes)
-        note = clean_content(notes, "notes") if notes not in (None, "") else ""
-        entity_kind = str(kind).strip() if kind else None
+        new_aliases = [scrub.check(a, "alias") for a in _names(aliases, "aliases")]
+        attrs = scrub.fields(_attributes(attributes))
+        note = scrub(clean_content(notes, "notes"), "notes") if notes not in (None, "") else ""
+        entity_kind = scrub(str(kind).strip(), "kind") if kind else None
+        reason = scrub(reason, "reason")
         with self.store.transaction():
             row = self._find_row(clean_name, scope)
             before = item_from_row(row) if row else None
@@ -139,6 +148,7 @@ class Entities:
             self.store.add_entity_names(scope, rowid, [name_key(n) for n in [clean_name, *merged["aliases"]]])
             entity = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
             audit.record(self.store, "upsert_entity", before=before, after=entity, actor=self.actor, reason=reason)
+            self.gate.audit(scrub, scope=scope, item_id=entity.id)
         self.store.mark_vectors_dirty()
         return entity  # type: ignore[return-value]
 

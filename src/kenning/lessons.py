@@ -13,6 +13,7 @@ from typing import Any
 from . import audit
 from .embed import Embedder
 from .errors import InvalidInput, NotFound
+from .gate import Gate
 from .memory import check_scope, check_tags, new_id
 from .models import DEFAULT_SCOPE, OUTCOMES, Lesson, render_lesson
 from .records import item_from_row
@@ -31,10 +32,11 @@ def check_outcome(outcome: object) -> str:
 
 
 class Lessons:
-    def __init__(self, store: Store, embedder: Embedder, actor: str = "api") -> None:
+    def __init__(self, store: Store, embedder: Embedder, actor: str = "api", gate: Gate | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.gate = gate or Gate(store, embedder, actor=actor)
 
     def record(
         self,
@@ -48,12 +50,15 @@ class Lessons:
         source: str = "api",
         reason: str = "",
     ) -> Lesson:
-        """Store a lesson (or reinforce the same one) and return it."""
+        """Store a lesson (or reinforce the same one) and return it. All four slots are needed: action,
+        context and insight as text, outcome one of positive, negative, neutral."""
+        scrub = self.gate.scrub("lesson")
         slots = {
-            name: clean_content(value, f"lesson {name}", SLOT_LIMIT)
+            name: scrub(clean_content(value, f"lesson {name}", SLOT_LIMIT), name)
             for name, value in (("action", action), ("context", context), ("insight", insight))
         }
         result = check_outcome(outcome)
+        reason = scrub(reason, "reason")
         text = render_lesson(slots["action"], slots["context"], result, slots["insight"])
         now = to_epoch(utcnow())
         row: dict[str, Any] = {
@@ -61,7 +66,7 @@ class Lessons:
             "scope": check_scope(scope),
             "content": text,
             "content_key": content_key(text),
-            "tags": check_tags(tags),
+            "tags": [scrub(t, "tag") for t in check_tags(tags)],
             "source": str(source)[:200] or "api",
             "category": "general",
             "importance": 0.8,
@@ -87,6 +92,7 @@ class Lessons:
                 rowid = self.store.insert_item({**row, "id": new_id("lesson")}, segment(text), vec)
                 lesson = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
                 audit.record(self.store, "record_lesson", after=lesson, actor=self.actor, reason=reason)
+            self.gate.audit(scrub, scope=row["scope"], item_id=lesson.id)
         self.store.mark_vectors_dirty()
         return lesson  # type: ignore[return-value]
 

@@ -1,18 +1,22 @@
 """Facts: remember, reinforce, supersede, expire, pin, forget, delete.
 
-A fact is one statement in one scope. Writing the same content again in the same scope reinforces
-the existing fact (confidence, tags and importance merged, ``reinforced`` counted) instead of
-adding a copy. A changed fact is *superseded*: the old one keeps ``superseded_by`` and leaves
-recall, and ``history`` shows the chain. Expired facts leave recall but stay until forgotten.
+A fact is one statement in one scope. Every write passes the gate (``kenning.gate``) first:
+secrets and personal data are masked (or refused) before anything is stored or embedded. Writing
+the same content again in the same scope, or a near duplicate of it (the same content words,
+cosine >= 0.95), reinforces the existing fact (confidence, tags and importance merged,
+``reinforced`` counted) instead of adding a copy. A changed fact is *superseded*: the old one keeps
+``superseded_by`` and leaves recall, and ``history`` shows the chain; ``remember`` supersedes by
+itself when the new statement only changes a value or a negation of a stored one (the exact rule is
+in ``kenning.gate.novelty``). Expired facts leave recall but stay until forgotten.
 
 Importance (0-1) protects facts from ``forget_stale``. When the caller gives none, it is inferred:
-a base per category (pitfall 0.7, user_pref 0.6, project 0.5, general 0.4) plus 0.3 when the text
-carries emphasis ("never", "always", "must", "don't", "不要", "千万", "务必", …).
+a base per category (pitfall 0.7, user_pref 0.6, project 0.5, general 0.4), plus 0.3 when the text
+carries emphasis ("never", "always", "must", "don't", "不要", "千万", "务必", …), plus 0.1 for each
+time the statement was made again (at most 0.3).
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
@@ -21,6 +25,10 @@ from typing import Any
 from . import audit
 from .embed import Embedder
 from .errors import Conflict, InvalidInput, NotFound
+from .gate import Gate, Novelty, Scrub
+from .gate.importance import CATEGORY_IMPORTANCE as CATEGORY_IMPORTANCE  # moved to the gate; kept here too
+from .gate.importance import EMPHASIS, score
+from .gate.importance import infer_importance as infer_importance
 from .models import CATEGORIES, DEFAULT_SCOPE, Fact, Item
 from .records import item_from_row
 from .store import Store
@@ -28,12 +36,7 @@ from .text import clean_content, content_key, segment
 from .timeutil import parse_when, to_epoch, utcnow
 
 HIGH_IMPORTANCE = 0.7
-CATEGORY_IMPORTANCE = {"pitfall": 0.7, "user_pref": 0.6, "project": 0.5, "general": 0.4}
-_EMPHASIS = re.compile(
-    r"\b(never|always|must|mustn't|important|critical|crucial|do not|don't|avoid)\b"
-    r"|千万|务必|一定要|绝不|绝对不|不要|永远|必须|重要|切记|禁止",
-    re.IGNORECASE,
-)
+_EMPHASIS = EMPHASIS  # the name the hot tier imports
 _PREFIX = {"fact": "f", "lesson": "l", "entity": "e"}
 MAX_TAGS = 50
 MAX_SCOPE = 200
@@ -92,18 +95,14 @@ def check_category(category: object) -> str:
     return str(category)
 
 
-def infer_importance(content: str, category: str) -> float:
-    base = CATEGORY_IMPORTANCE.get(category, 0.4)
-    return round(min(1.0, base + (0.3 if _EMPHASIS.search(content) else 0.0)), 2)
-
-
 class Facts:
     """Fact operations over one store and embedder (``Kenning`` exposes them at the top level)."""
 
-    def __init__(self, store: Store, embedder: Embedder, actor: str = "api") -> None:
+    def __init__(self, store: Store, embedder: Embedder, actor: str = "api", gate: Gate | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.gate = gate or Gate(store, embedder, actor=actor)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -119,27 +118,36 @@ class Facts:
         importance: object,
         source: object,
         pinned: bool,
+        scrub: Scrub,
+        mentions: object = 1,
     ) -> dict[str, Any]:
-        text = clean_content(content)
+        """A validated, redacted row. Two private keys travel with it and are never stored:
+        ``_said`` (times stated, when the importance is inferred: recurrence raises it) and
+        ``_category_given`` (whether a correction keeps the corrected fact's category)."""
+        text = scrub(clean_content(content), "content")
         cat = check_category(category)
         expires = parse_when(expires_at, "expires_at")
         if not isinstance(source, str) or not source.strip():
             raise InvalidInput(f"source must be a short label such as 'api' or 'chat', got {source!r}")
+        if isinstance(mentions, bool) or not isinstance(mentions, int) or mentions < 1:
+            raise InvalidInput(f"mentions must be a whole number >= 1 (how many times it was said), got {mentions!r}")
         now = to_epoch(utcnow())
         return {
             "kind": "fact",
             "scope": check_scope(scope),
             "content": text,
             "content_key": content_key(text),
-            "tags": check_tags(tags),
+            "tags": [scrub(t, "tag") for t in check_tags(tags)],
             "source": source.strip()[:200],
             "confidence": check_unit(1.0 if confidence is None else confidence, "confidence"),
             "category": cat,
-            "importance": infer_importance(text, cat) if importance is None else check_unit(importance, "importance"),
+            "importance": score(text, cat, mentions) if importance is None else check_unit(importance, "importance"),
             "created_at": now,
             "updated_at": now,
             "expires_at": to_epoch(expires) if expires else None,
             "pinned": bool(pinned),
+            "_said": mentions if importance is None else None,
+            "_category_given": category is not None,
         }
 
     def remember(
@@ -155,17 +163,25 @@ class Facts:
         source: str = "api",
         pinned: bool = False,
         reason: str = "",
+        novelty: bool = True,
+        mentions: int = 1,
     ) -> Fact:
-        """Store a fact and return it; the same content again in the same scope reinforces it."""
+        """Store a fact and return it. The same content again in the same scope reinforces it; with
+        ``novelty`` (the default), so does a near duplicate, and a correction of a stored fact (a
+        changed value or negation) supersedes it. ``mentions``: how many times it was said."""
+        scrub = self.gate.scrub("fact")
         row = self._prepare(
             content, tags=tags, scope=scope, category=category, confidence=confidence,
-            expires_at=expires_at, importance=importance, source=source, pinned=pinned,
+            expires_at=expires_at, importance=importance, source=source, pinned=pinned, scrub=scrub,
+            mentions=mentions,
         )
+        reason = scrub(reason, "reason")
         existing = self.store.find_current(row["scope"], "fact", row["content_key"])
-        if existing:
-            return self._reinforce(existing, row, reason)
-        vec = self.embedder.embed_passages([row["content"]])[0]
-        return self._insert(row, vec, reason)
+        vec = None if existing else self.gate.vector(row["content"])
+        with self.store.transaction():
+            fact = self._place(row, vec, reason, novelty=novelty)
+            self.gate.audit(scrub, scope=row["scope"], item_id=fact.id)
+        return fact
 
     def remember_many(
         self,
@@ -177,16 +193,21 @@ class Facts:
         confidence: float | None = None,
         source: str = "api",
         progress: Callable[[int], None] | None = None,
+        novelty: bool = False,
     ) -> list[Fact]:
         """Store many facts with one batched embedding pass (the fast path for ingest).
 
-        All inputs are validated before anything is written; duplicates reinforce as in ``remember``.
+        All inputs are validated and redacted before anything is written; the same content again
+        (also within the batch) reinforces. Near duplicates and corrections are looked for only with
+        ``novelty=True``: ingesting a corpus (a conversation log, documents) should keep every
+        passage, and the check costs a vector search per text.
         """
         if isinstance(contents, str):
             raise InvalidInput("remember_many takes a list of texts; for one text use remember()")
+        scrub = self.gate.scrub("fact")
         rows = [
             self._prepare(c, tags=tags, scope=scope, category=category, confidence=confidence,
-                          expires_at=None, importance=None, source=source, pinned=False)
+                          expires_at=None, importance=None, source=source, pinned=False, scrub=scrub)
             for c in contents
         ]
         fresh: dict[str, int] = {}
@@ -196,16 +217,26 @@ class Facts:
         todo = list(fresh.values())
         vecs = self.embedder.embed_passages([rows[i]["content"] for i in todo], progress=progress)
         vec_of = dict(zip(todo, vecs))
-        out: list[Fact] = []
         with self.store.transaction():
-            for i, row in enumerate(rows):
-                if i in vec_of:
-                    out.append(self._insert(row, vec_of[i], ""))
-                else:  # stored before, or earlier in this same batch
-                    existing = self.store.find_current(row["scope"], "fact", row["content_key"])
-                    assert existing is not None, "a duplicate's original is in the same transaction"
-                    out.append(self._reinforce(existing, row, ""))
+            out = [self._place(row, vec_of.get(i), "", novelty=novelty) for i, row in enumerate(rows)]
+            self.gate.audit(scrub, scope=rows[0]["scope"] if rows else None, items=len(rows))
         return out
+
+    def _place(self, row: dict[str, Any], vec: Any, reason: str, *, novelty: bool) -> Fact:
+        """Reinforce, supersede or insert (call inside a transaction, so that what was compared is
+        what is changed)."""
+        existing = self.store.find_current(row["scope"], "fact", row["content_key"])
+        if existing:
+            return self._reinforce(existing, row, reason)
+        if vec is None:  # the stored copy was removed since we looked: embed after all
+            vec = self.gate.vector(row["content"])
+        if novelty:
+            found = self.gate.novelty(row["scope"], row["content"], vec)
+            if found.kind == "near_duplicate" and found.target_id:
+                return self._reinforce(self._row(found.target_id), row, _why(reason, found))
+            if found.kind == "contradiction" and found.target_id:
+                return self._correct(self._row(found.target_id), row, vec, _why(reason, found))
+        return self._insert(row, vec, reason)
 
     def _insert(self, row: dict[str, Any], vec: Any, reason: str, action: str = "remember") -> Fact:
         with self.store.transaction():
@@ -223,10 +254,13 @@ class Facts:
     def _reinforce(self, existing: dict[str, Any], row: dict[str, Any], reason: str) -> Fact:
         before = item_from_row(existing)
         old_tags = list(before.tags)  # type: ignore[union-attr]
+        importance = row["importance"]
+        if row.get("_said"):  # inferred: the statement has now been made once more
+            importance = score(row["content"], row["category"], int(existing["reinforced"]) + 1 + row["_said"])
         changes = {
             "reinforced": int(existing["reinforced"]) + 1,
             "confidence": max(float(existing["confidence"]), row["confidence"]),
-            "importance": max(float(existing["importance"]), row["importance"]),
+            "importance": max(float(existing["importance"]), importance),
             "tags": old_tags + [t for t in row["tags"] if t not in old_tags],
             "pinned": bool(existing["pinned"]) or row["pinned"],
             "updated_at": row["updated_at"],
@@ -238,6 +272,25 @@ class Facts:
             after = self._load(existing["id"])
             audit.record(self.store, "reinforce", before=before, after=after, actor=self.actor, reason=reason)
         return after  # type: ignore[return-value]
+
+    def _correct(self, old_row: dict[str, Any], row: dict[str, Any], vec: Any, reason: str) -> Fact:
+        """``row`` supersedes the stored fact it corrects, keeping its tags and pin (and its category
+        and importance unless given), so a corrected hot entry stays hot."""
+        old: Fact = item_from_row(old_row)  # type: ignore[assignment]
+        merged = {
+            **row,
+            "supersedes": old.id,
+            "tags": list(old.tags) + [t for t in row["tags"] if t not in old.tags],
+            "pinned": old.pinned or row["pinned"],
+            "category": row["category"] if row["_category_given"] else old.category,
+            "importance": max(row["importance"], old.importance) if row["_said"] else row["importance"],
+        }
+        with self.store.transaction():
+            new = self._insert(merged, vec, reason, action="supersede")
+            self.store.update_item(old_row["rowid"], {"superseded_by": new.id, "updated_at": row["updated_at"]})
+            audit.record(self.store, "superseded", before=old, after=self._load(old.id), actor=self.actor,
+                         reason=reason)
+        return new
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -314,7 +367,8 @@ class Facts:
         unknown = set(overrides) - {"tags", "category", "confidence", "importance", "expires_at", "source"}
         if unknown:
             raise InvalidInput(f"supersede cannot set {', '.join(sorted(unknown))}")
-        text = clean_content(new_content, "new content")
+        scrub = self.gate.scrub("fact")
+        text = scrub(clean_content(new_content, "new content"), "new content")
         if content_key(text) == content_key(old.content):
             raise InvalidInput(f"the new content is the same as fact {old.id}'s; nothing to supersede")
         row = self._prepare(
@@ -327,9 +381,11 @@ class Facts:
             importance=overrides.get("importance", old.importance),
             source=overrides.get("source", old.source),
             pinned=old.pinned,
+            scrub=scrub,
         )
+        reason = scrub(reason, "reason")
         existing = self.store.find_current(old.scope, "fact", row["content_key"])
-        vec = None if existing else self.embedder.embed_passages([text])[0]
+        vec = None if existing else self.gate.vector(text)
         with self.store.transaction():
             if existing:  # the new statement is already known: link to it and reinforce it
                 new = self._reinforce(existing, row, reason)
@@ -337,6 +393,7 @@ class Facts:
                 new = self._insert({**row, "supersedes": old.id}, vec, reason, action="supersede")
             self.store.update_item(self._row(old.id)["rowid"], {"superseded_by": new.id, "updated_at": row["updated_at"]})
             audit.record(self.store, "superseded", before=old, after=self._load(old.id), actor=self.actor, reason=reason)
+            self.gate.audit(scrub, scope=old.scope, item_id=new.id)
         return new
 
     def _set(self, item_id: str, action: str, changes: dict[str, Any], reason: str, scope: str | None) -> Item:
@@ -443,3 +500,9 @@ class Facts:
                              reason=f"idle > {days:g} days, recalled <= {max_access} times, or expired")
         self.store.mark_vectors_dirty()
         return stale  # type: ignore[return-value]
+
+
+def _why(reason: str, found: Novelty) -> str:
+    """The audit reason of a write the gate turned into a reinforcement or a correction."""
+    what = {"near_duplicate": "near duplicate of", "contradiction": "corrects"}[found.kind]
+    return "; ".join(p for p in (reason, f"{what} {found.target_id}: {found.reason}") if p)

@@ -17,7 +17,7 @@ import click
 
 from kenning.errors import InvalidInput, KenningError
 
-from . import admin, consolidate, context, demo, entities, facts, hot, lessons, notes, skills
+from . import admin, consolidate, context, demo, entities, facts, hot, integrations, lessons, mcp, notes, skills
 from .state import State
 
 
@@ -88,7 +88,9 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 
 
 for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *skills.COMMANDS, *admin.COMMANDS,
-                 *notes.COMMANDS, hot.hot, hot.maintain, context.context, *consolidate.COMMANDS, demo.demo):
+                 *notes.COMMANDS, hot.hot, hot.maintain, context.context, *consolidate.COMMANDS,
+                 *integrations.COMMANDS, demo.demo,
+                 mcp.mcp):
     cli.add_command(_command)
 
 

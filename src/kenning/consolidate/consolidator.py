@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kenning.consolidate")
 MAX_ANSWER_TOKENS = 4000
+# what a conversation yields is noisier than what a caller stores on purpose: a fact below this
+# importance (category base + emphasis + repetition, or the model's own figure) goes to the daily
+# notes instead; a general fact stated once (0.4) still makes it
+MIN_IMPORTANCE = 0.4
 
 
 @dataclass
@@ -147,9 +151,15 @@ class Consolidator:
                 draft, origin=f"consolidation {note.id}").name, "action": "drafted"})
 
     def _fact(self, text: str, category: str, importance: float | None, scope: str) -> dict[str, Any]:
-        fact = self.kb.remember(text, scope=scope, category=category, importance=importance, source="consolidation",
-                                reason="consolidation")
-        return {"id": fact.id, "action": "reinforced" if fact.reinforced else "stored"}
+        """Through the write gate: stored, reinforced, superseding the fact it corrects, or (below
+        ``MIN_IMPORTANCE``) written to today's notes instead."""
+        admitted = self.kb.admit(text, scope=scope, category=category, importance=importance,
+                                 min_importance=MIN_IMPORTANCE, source="consolidation", reason="consolidation")
+        decision = admitted.decision
+        if admitted.fact is None:
+            return {"id": admitted.notes[0].id if admitted.notes else None, "action": "noted",
+                    "why": decision.reason}
+        return {"id": admitted.fact.id, "action": decision.action, "why": decision.reason}
 
 
 def _hot(result: dict[str, Any]) -> dict[str, Any]:

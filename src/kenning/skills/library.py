@@ -16,6 +16,7 @@ from typing import Any
 
 from ..embed import Embedder
 from ..errors import Conflict, InvalidInput, NotFound
+from ..gate import Gate
 from ..retrieval import check_query
 from ..store import Store
 from . import files, usage, versions
@@ -68,6 +69,7 @@ class Skills:
         extra_dirs: tuple[Path, ...] = (),
         cache_dir: Path | None = None,
         actor: str = "api",
+        gate: Gate | None = None,
     ) -> None:
         self.store = store
         self.actor = actor
@@ -75,7 +77,8 @@ class Skills:
         self.loader = Loader(self.sources)
         vectors = PassageVectors(store, embedder)
         self.finder = SkillSearch(vectors)
-        self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(vectors), actor, self._changed)
+        self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(vectors), actor, self._changed,
+                               gate or Gate(store, embedder, actor=actor))
         self.catalog_cache = CatalogCache(cache_file(cache_dir or user_root.parent / "cache", self.sources))
 
     def _changed(self) -> None:

@@ -7,6 +7,10 @@ the result read back and checked (and the old files put back if it does not hold
 version and an audit row are stored. A failure anywhere leaves the old files and the database as
 they were. Built-in and extra sources are read-only; a skill folder that is a link, a source root,
 or anything outside the writable roots is never deleted.
+
+Text written through these operations (SKILL.md, a patch's new text, UTF-8 linked files) passes the
+write gate for secrets only (``Gate.scrub(secrets_only=True)``): keys and passwords are masked,
+example addresses and phone numbers in instructions are left alone.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
+from ..gate import Gate, Scrub
 from ..store import Store
 from ..timeutil import to_epoch, utcnow
 from . import files, versions
@@ -83,13 +88,20 @@ class Manager:
     """The write operations over the skills of ``sources``."""
 
     def __init__(self, store: Store, sources: tuple[Source, ...], loader: Loader, finder: DuplicateFinder,
-                 actor: str, on_change: Callable[[], None]) -> None:
+                 actor: str, on_change: Callable[[], None], gate: Gate) -> None:
         self.store = store
         self.sources = sources
         self.loader = loader
         self.finder = finder
         self.actor = actor
         self.on_change = on_change
+        self.gate = gate
+
+    def _scrub(self) -> Scrub:
+        return self.gate.scrub("skill", secrets_only=True)
+
+    def _audit(self, scrub: Scrub, loc: Location, file: str) -> None:
+        self.gate.audit(scrub, scope=loc.source, name=loc.name, file=file)
 
     # -- where writes may go ----------------------------------------------------------------------
 
@@ -151,6 +163,9 @@ class Manager:
 
     def _record(self, loc: Location, action: str, reason: str, before: dict[str, bytes],
                 after: dict[str, bytes]) -> int:
+        scrub = self._scrub()
+        reason = scrub(reason, "reason")
+        self._audit(scrub, loc, "reason")
         number = versions.record(self.store, loc, after, action=action, actor=self.actor, reason=reason,
                                  version_field=_version_field(after), deleted=not after)
 
@@ -186,7 +201,8 @@ class Manager:
                target: object = "user", force: bool = False, reason: str = "") -> Change:
         name = check_name(name)
         cat = check_category(category)
-        text = _text(content, "content")
+        scrub = self._scrub()
+        text = scrub(_text(content, "content"), SKILL_FILE)
         front = validate_skill_md(text, name)
         source = self.target_root(target)
         folder = source.root.joinpath(*(cat.split("/") if cat else ()), name)
@@ -208,6 +224,7 @@ class Manager:
             if pending.before or folder.exists():  # made by someone else since we looked
                 raise Conflict(f"skill folder {folder} already exists; change it with edit or patch")
             files.atomic_write(folder / SKILL_FILE, text.encode("utf-8"))
+            self._audit(scrub, loc, SKILL_FILE)
         message = f"created skill {name!r} in the {source.name} source"
         if similar:
             message += f" (forced past {len(similar)} near-duplicate(s))"
@@ -215,10 +232,12 @@ class Manager:
 
     def edit(self, skill: Skill, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "edit")
-        text = _text(content, "content")
+        scrub = self._scrub()
+        text = scrub(_text(content, "content"), SKILL_FILE)
         validate_skill_md(text, skill.path.name)
         with self._changing(self._loc(skill), "edit", reason) as pending:
             files.atomic_write(skill.skill_md, text.encode("utf-8"))
+            self._audit(scrub, self._loc(skill), SKILL_FILE)
         return self._done("edit", skill, pending, "replaced SKILL.md")
 
     def patch(self, skill: Skill, old: object, new: object, *, replace_all: bool = False,
@@ -234,6 +253,8 @@ class Manager:
                 current = before[rel].decode("utf-8")
             except UnicodeDecodeError:
                 raise InvalidInput(f"file {rel!r} is not UTF-8 text; replace it with write_file") from None
+            scrub = self._scrub()
+            new = scrub(new, rel) if isinstance(new, str) else new  # only the text being written is masked
             patched = apply_patch(current, old, new, replace_all=replace_all, what=rel)
             if rel == SKILL_FILE:
                 try:
@@ -244,6 +265,7 @@ class Manager:
             data = patched.text.encode("utf-8")
             self._check_size(rel, data)
             files.atomic_write(target, data)
+            self._audit(scrub, self._loc(skill), rel)
         how = "" if patched.exact else ", matched ignoring whitespace"
         count = "1 passage" if patched.count == 1 else f"{patched.count} passages"
         return self._done("patch", skill, pending, f"replaced {count} of {rel}{how}", patched.count)
@@ -251,17 +273,14 @@ class Manager:
     def write_file(self, skill: Skill, file_path: object, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "change")
         rel, target = files.linked_file(skill.path, file_path)
-        if isinstance(content, str):
-            data = content.encode("utf-8")
-        elif isinstance(content, bytes | bytearray):
-            data = bytes(content)
-        else:
-            raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
+        scrub = self._scrub()
+        data = _masked_bytes(content, scrub, rel)
         self._check_size(rel, data)
         if target.is_dir():
             raise Conflict(f"{rel!r} is a folder in skill {skill.name!r}; give a file path")
         with self._changing(self._loc(skill), "write_file", reason) as pending:
             files.atomic_write(target, data)
+            self._audit(scrub, self._loc(skill), rel)
         return self._done("write_file", skill, pending, f"wrote {rel} ({len(data):,} bytes)")
 
     def remove_file(self, skill: Skill, file_path: object, *, reason: str = "") -> Change:
@@ -328,6 +347,22 @@ class Manager:
         if len(data) > files.MAX_FILE_BYTES:
             raise InvalidInput(f"file {rel!r} would be {len(data):,} bytes; the limit is "
                                f"{files.MAX_FILE_BYTES:,} (1 MiB) a file")
+
+
+def _masked_bytes(content: object, scrub: Scrub, rel: str) -> bytes:
+    """The bytes of a linked file to write, secrets masked when it is UTF-8 text (binary assets are
+    written as given)."""
+    if isinstance(content, bytes | bytearray):
+        raw = bytes(content)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw
+    elif isinstance(content, str):
+        text = content
+    else:
+        raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
+    return scrub(text, rel).encode("utf-8")
 
 
 def _write_state(folder: Path, state: dict[str, bytes]) -> None:

@@ -2,9 +2,11 @@
 skill's name, description, tags and category.
 
 *Meaning* is the cosine between the task (embedded as a query) and the skill's passage
-("name: description", ``vectors.passage``), rescaled between the weakest and the strongest of the
-``POOL`` nearest skills; *words* is the share of the task's IDF mass (IDF over the visible skills)
-that the skill's name, description, tags and category contain. A task in another language than the
+("name: description", ``text.passage``), rescaled between the weakest and the strongest of the
+``POOL`` nearest skills; *words* is the Okapi BM25 of the task's terms in the skill's name,
+description, tags and category (IDF over the visible skills), divided by the best skill's: tool
+descriptions carry information in term frequency and length that recall's word share ignores
+(numbers below). A task in another language than the
 skills shares no words with them and is ranked by meaning alone. ``always: true`` skills are
 included in every answer, after the matches, marked so.
 """
@@ -12,28 +14,38 @@ included in every answer, after the matches, marked so.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import InvalidInput
-from ..fusion import fuse, idf, rescale, word_share
+from ..fusion import fuse, idf, rescale
 from ..retrieval import check_query
-from ..text import query_words, segment
+from ..text import query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill
 from ..passages import PassageVectors
 from .text import passage
 
-# Measured with bench/skills_match.py (MetaTool, 3,980 queries over 199 tools; Seal-Tools, 1,354
-# queries over 4,076 tools): see the bench README. Tool descriptions share fewer words with a task
-# than a memory with a question about it, so words weigh less here than in memory recall.
+# Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
+# BM25 53.2, dense 52.8, recall's word share 56.8, max-normalised BM25 58.0; on Seal-Tools (4,076
+# tools, long multi-tool requests) BM25 87.8, dense 77.2, share 81.8, max-normalised BM25 91.0
+# (Comp@10 77.8 vs BM25 68.8). Scaling BM25 by the best skill's word share lost (83.5). Tool
+# descriptions repeat their key terms and vary in length, so term frequency and length
+# normalisation carry information that a memory's one sentence does not. LEXICAL_WEIGHT 2.5 and 5
+# were level; 2.5 is recall's.
 LEXICAL_WEIGHT = 2.5
 POOL = 50
-WORDS = "share"  # "share" (recall's) or "bm25" (max-normalised BM25): a tuning aid for bench/skills_match.py
+K1, B = 1.2, 0.75  # BM25's usual constants (FTS5's too)
+# function words a task sentence is full of; with the best skill's BM25 as the scale, one of them
+# found in a single description would otherwise count as a full match ("… before the migration"
+# matching "… before a task")
+TASK_STOPWORDS = frozenset(stem(w) for w in """before after during while over under again once each every other
+    such only own same via per within without onto upon among between through because until since whether
+    both either neither more most less few many much well even still yet already now please need want""".split())
+WORDS = "bm25"  # "bm25" (max-normalised BM25) or "share" (memory recall's word share): see above
 MAX_K = 100
 
 
@@ -68,8 +80,8 @@ class _Prepared:
     index: SkillIndex
     skills: tuple[Skill, ...]
     vectors: np.ndarray
-    terms: tuple[frozenset[str], ...]
-    tokens: tuple[tuple[str, ...], ...]
+    postings: dict[str, list[tuple[int, int]]]  # term -> (skill index, term frequency)
+    norms: tuple[float, ...]  # BM25's length normalisation of each skill
 
 
 def skill_tokens(skill: Skill) -> tuple[str, ...]:
@@ -100,7 +112,13 @@ class SkillSearch:
             if key not in self._tokens:
                 self._tokens[key] = skill_tokens(s)
             tokens.append(self._tokens[key])
-        self._prepared = _Prepared(index, skills, vectors, tuple(frozenset(t) for t in tokens), tuple(tokens))
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for i, doc in enumerate(tokens):
+            for term, tf in Counter(doc).items():
+                postings.setdefault(term, []).append((i, tf))
+        avg = sum(len(d) for d in tokens) / max(1, len(tokens))
+        norms = tuple(K1 * (1 - B + B * len(d) / avg) for d in tokens)
+        self._prepared = _Prepared(index, skills, vectors, postings, norms)
         return self._prepared
 
     def search(self, index: SkillIndex, task: str, k: int = 5) -> list[SkillMatch]:
@@ -114,16 +132,25 @@ class SkillSearch:
         cos = ready.vectors @ self.embedder.embed_query(task)
         pool = np.sort(cos)[-min(POOL, len(cos)):]
         lo, hi = float(pool[0]), float(pool[-1])
-        words = query_words(task)
-        weights = _weights(words, ready.terms)
-        bm25 = _bm25(weights, ready.tokens) if WORDS == "bm25" else None
+        words = {t: w for t, w in query_words(task).items() if t not in TASK_STOPWORDS} or query_words(task)
+        n = len(ready.skills)
+        weights = {t: idf(n, len(ready.postings.get(t, ()))) for t in words}
+        mass = sum(weights.values())
+        found: dict[int, list[str]] = {}
+        bm25: dict[int, float] = {}
+        for term, weight in weights.items():
+            for i, tf in ready.postings.get(term, ()):
+                found.setdefault(i, []).append(term)
+                bm25[i] = bm25.get(i, 0.0) + weight * tf * (K1 + 1) / (tf + ready.norms[i])
+        best = max(bm25.values(), default=0.0)
         scored = []
         for i, skill in enumerate(ready.skills):
-            share, found = word_share(weights, ready.terms[i])
-            if bm25 is not None:
-                share = bm25[i]
-            score = fuse(rescale(float(cos[i]), lo, hi), share, LEXICAL_WEIGHT)
-            scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in found), share))
+            terms = found.get(i, [])
+            share = sum(weights[t] for t in terms) / mass if mass else 0.0
+            relative = bm25.get(i, 0.0) / best if best else 0.0
+            lexical = {"share": share, "bm25": relative, "sharemix": share * (0.5 + 0.5 * relative)}[WORDS]
+            score = fuse(rescale(float(cos[i]), lo, hi), lexical, LEXICAL_WEIGHT)
+            scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
         top = scored[:k]
         shown = {id(m.skill) for m in top}
@@ -131,24 +158,3 @@ class SkillSearch:
                  for m in scored[k:] if m.skill.always and id(m.skill) not in shown]
         return top + extra
 
-
-def _weights(words: dict[str, str], terms: Sequence[frozenset[str]]) -> dict[str, float]:
-    """IDF of each task term over the skills (a term no skill has keeps the highest IDF: it is part
-    of what the task asks, and no skill answers it)."""
-    df: Counter[str] = Counter()
-    for doc in terms:
-        for t in words:
-            if t in doc:
-                df[t] += 1
-    return {t: idf(len(terms), df[t]) for t in words}
-
-
-def _bm25(weights: dict[str, float], docs: Sequence[tuple[str, ...]], k1: float = 1.2, b: float = 0.75) -> list[float]:
-    avg = sum(len(d) for d in docs) / max(1, len(docs))
-    out = []
-    for doc in docs:
-        tf = Counter(doc)
-        norm = k1 * (1 - b + b * len(doc) / avg)
-        out.append(sum(w * tf[t] * (k1 + 1) / (tf[t] + norm) for t, w in weights.items() if t in tf))
-    top = max(out, default=0.0)
-    return [x / top if top > 0 else 0.0 for x in out]

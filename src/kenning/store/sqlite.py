@@ -46,6 +46,9 @@ class SQLiteStore:
             raise StoreError(f"cannot open database {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
+        self.vectors = VectorCache(dim)
+        self._seen_version = -1
+        self._dirty_vectors = True
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
@@ -58,9 +61,6 @@ class SQLiteStore:
         except BaseException:
             self._conn.close()
             raise
-        self.vectors = VectorCache(dim)
-        self._seen_version = -1
-        self._dirty_vectors = True
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -85,6 +85,10 @@ class SQLiteStore:
                 yield self._conn
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                # the vector cache may have read rows of this transaction (the write gate compares
+                # within it), and a rolled-back rowid is handed out again: start the cache afresh
+                self.vectors.reset()
+                self._dirty_vectors = True
                 raise
             else:
                 self._conn.execute("COMMIT")

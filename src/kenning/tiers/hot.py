@@ -25,6 +25,10 @@ Score of an entry = category weight (pitfall 1.0, project 0.75, user preference 
 A write that would leave a file with fewer than half of its entries is refused unless forced (the
 failure of systems where a truncated model answer replaced the file); the previous text is kept as
 ``MEMORY.md.bak`` / ``USER.md.bak`` before every write.
+
+Entries pass the write gate like every fact: secrets and personal data are masked (or refused) in
+the file as in the store. A hand-written line carrying some is masked when it is picked up, and
+the backup holds the masked text too.
 """
 
 from __future__ import annotations
@@ -191,7 +195,8 @@ class HotMemory:
         """Add an entry to a section ("user" goes to USER.md; "project", "pitfalls", "other" to
         MEMORY.md). The same statement again reinforces the entry instead."""
         key = _section(section)
-        line = _entry_text(text)
+        scrub = self.facts.gate.scrub("hot")
+        line = scrub(_entry_text(text), "entry")
         with self._session() as state:
             same = [e for e in state.entries if content_key(e.text) == content_key(line)]
             if same:
@@ -206,6 +211,7 @@ class HotMemory:
                 entries = state.entries + [candidate.linked(fact.id)]
                 self._write(state, entries, file, action="hot_add", reason=reason, after=candidate.text,
                             force=report is not None)
+                self.facts.gate.audit(scrub, scope=file)
         out = {"success": True, "action": "added", "file": file, "entry": line, "id": fact.id,
                "message": f"added to {file} ({BY_KEY[key].title})"}
         if report:
@@ -214,7 +220,8 @@ class HotMemory:
 
     def replace(self, old_substring: str, new_text: str, *, reason: str = "") -> dict[str, Any]:
         """Replace the one entry containing ``old_substring`` by ``new_text`` (its fact is superseded)."""
-        line = _entry_text(new_text)
+        scrub = self.facts.gate.scrub("hot")
+        line = scrub(_entry_text(new_text), "entry")
         with self._session() as state:
             entry = _unique(state.entries, old_substring)
             file = BY_KEY[entry.section].file
@@ -227,6 +234,7 @@ class HotMemory:
                 fact = self._supersede(entry, line, reason or "replaced in hot memory")
                 entries = [updated.linked(fact.id) if e is entry else e for e in state.entries]
                 self._write(state, entries, file, action="hot_replace", reason=reason, before=entry.text, after=line)
+                self.facts.gate.audit(scrub, scope=file)
         return {"success": True, "action": "replaced", "file": file, "old": entry.text, "entry": line, "id": fact.id,
                 "message": f"replaced in {file}"}
 
@@ -274,9 +282,11 @@ class HotMemory:
 
     def _reconcile(self, state: _State, write: bool = True) -> None:
         """Make the files and the store agree (see the module docstring); writes only if needed."""
-        changed = False
+        scrub = self.facts.gate.scrub("hot", mask_only=True)  # already on disk: refusing would block every write
+        masked = [Entry(scrub(e.text, "entry written by hand"), e.section, e.item_id) for e in state.entries]
+        changed = masked != state.entries
         entries = []
-        for entry in state.entries:
+        for entry in masked:
             linked = self._linked_fact(entry)
             if not write:
                 if linked is None or linked.expires_at is None or not linked.is_expired(utcnow()):
@@ -315,6 +325,7 @@ class HotMemory:
                 if _in(entries, name) != _in(state.entries, name):
                     self._write(state, entries, name, action="hot_reconcile", reason="picked up a hand edit",
                                 force=True)
+            self.facts.gate.audit(scrub, what="entries written by hand")
         state.entries = entries
 
     def _linked_fact(self, entry: Entry) -> Fact | None:
@@ -340,8 +351,9 @@ class HotMemory:
         return out
 
     def _remember(self, entry: Entry, reason: str) -> Fact:
+        # one line, one fact: a line alike in meaning to another is merged by ``compress``, not here
         return self.facts.remember(entry.text, category=BY_KEY[entry.section].category, tags=[HOT_TAG],
-                                   pinned=True, source="hot", reason=reason)
+                                   pinned=True, source="hot", reason=reason, novelty=False)
 
     def _supersede(self, entry: Entry, text: str, reason: str) -> Fact:
         linked = self._linked_fact(entry)
@@ -466,12 +478,22 @@ class HotMemory:
                            "written: run the command again to merge the edit")
         text = hotfile.render(file, new).encode("utf-8")
         if current is not None and current != text:
-            fileio.atomic_write(path.with_name(file + ".bak"), current)
+            fileio.atomic_write(path.with_name(file + ".bak"), self._masked_backup(current))
         fileio.atomic_write(path, text)
         state.raw[file] = text
         audit.record_event(self.store, action, kind="hot", scope=file, actor=self.actor, reason=reason,
                            before={"entry": before} if before else None,
                            after={"entry": after, "entries": len(new), "sha256": hashlib.sha256(text).hexdigest()})
+
+
+    def _masked_backup(self, current: bytes) -> bytes:
+        """The backup is kenning's copy too: a secret written into the file by hand stays out of it
+        (a file that is not UTF-8 is kept byte for byte)."""
+        try:
+            text = current.decode("utf-8")
+        except UnicodeDecodeError:
+            return current
+        return self.facts.gate.scrub("hot", mask_only=True)(text, "backup").encode("utf-8")
 
 
 _ANCHOR = re.compile(r"[\w.:/-]*\d[\w.:/-]*")

@@ -28,6 +28,7 @@ from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked
 from ..fusion import fuse, idf, rescale, word_share
+from ..gate import Gate
 from ..passages import PassageVectors
 from ..retrieval import LEXICAL_WEIGHT, check_query
 from ..store import Store
@@ -123,12 +124,13 @@ class Notes:
     """Daily notes, HISTORY.md and the archive under one data directory."""
 
     def __init__(self, home: Path, store: Store, embedder: Embedder, *, actor: str = "api",
-                 promote_to: Callable[[str, str], dict[str, Any]] | None = None) -> None:
+                 promote_to: Callable[[str, str], dict[str, Any]] | None = None, gate: Gate | None = None) -> None:
         self.home = Path(home)
         self.promote_to = promote_to  # the hot tier's ``add(text, section)``
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.gate = gate or Gate(store, embedder, actor=actor)
         self.vectors = PassageVectors(store, embedder)
         self._terms: dict[str, frozenset[str]] = {}
 
@@ -139,8 +141,10 @@ class Notes:
 
         ``date``: a day (the entry is stamped with the current time) or a datetime (stamped with its
         time; naive is local); default now. Safe against other processes writing at the same time.
+        Secrets and personal data are masked (or refused) first, as everywhere.
         """
-        body = clean_content(text, "note").replace("\r\n", "\n").replace("\r", "\n")
+        scrub = self.gate.scrub("note")
+        body = scrub(clean_content(text, "note"), "text").replace("\r\n", "\n").replace("\r", "\n")
         if isinstance(date, dt.datetime) or date is None:
             moment = _moment(date, "date")
             day, clock = moment.date(), moment.time()
@@ -160,13 +164,16 @@ class Notes:
                            after={"what": "daily notes", **_about(rel, new), "entry_sha256": _sha(entry),
                                   "entry_bytes": len(entry), "time": clock.strftime("%H:%M")},
                            reason=f"note for {day.isoformat()}")
+        self.gate.audit(scrub, path=rel)
         return notes
 
     def history_append(self, paragraph: str, when: dt.datetime | None = None) -> Note:
         """Append one ``[YYYY-MM-DD HH:MM] paragraph`` to HISTORY.md (a stamp already at the start
         of ``paragraph`` is kept; else ``when``, default now). Blank lines inside are closed up so
         that it stays one paragraph."""
-        text = clean_content(paragraph, "history paragraph").replace("\r\n", "\n").replace("\r", "\n")
+        scrub = self.gate.scrub("note")
+        text = scrub(clean_content(paragraph, "history paragraph"), "history paragraph")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         text = _BLANK_LINES.sub("\n", text)
         stamp, rest = stamp_of(text)
         if stamp is not None and not rest:
@@ -184,6 +191,7 @@ class Notes:
                            after={"what": "history", **_about(HISTORY_FILE, new), "paragraph_sha256": _sha(added),
                                   "paragraph_bytes": len(added)},
                            reason="consolidation summary")
+        self.gate.audit(scrub, path=HISTORY_FILE)
         return self._note("history", HISTORY_FILE, last.index, last.text, last.date, last.time)
 
     # -- reading ------------------------------------------------------------------------------------

@@ -1,0 +1,5 @@
+"""``python -m kenning``: the command line."""
+
+from kenning.cli import main
+
+main()

@@ -1,0 +1,154 @@
+"""``kenning install`` / ``kenning uninstall``: kenning's MCP server (and Claude Code's hooks) in an
+agent client's own config files; ``kenning hook``: what those hooks run."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from kenning.config import resolve_home
+from kenning.errors import KenningError
+from kenning.integrations import clients, hooks
+from kenning.integrations import install as installing  # the module
+
+from . import output
+from .state import home_of, json_option, open_kenning
+
+project_option = click.option(
+    "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
+    show_default=True, help="The project folder, for --scope project.")
+scope_option = click.option(
+    "--scope", type=click.Choice(clients.SCOPES),
+    help="Write the project's config or the user's (default: project; user for codex).")
+dry_run_option = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+
+
+def chosen_home(ctx: click.Context) -> Path | None:
+    """The data directory to name in a client's config: only one the user chose (--home or
+    KENNING_HOME); a client started from a desktop does not see the shell's variables."""
+    chosen = home_of(ctx) or os.environ.get("KENNING_HOME")
+    return resolve_home(chosen) if chosen else None
+
+
+@click.command()
+@click.argument("client", type=click.Choice([*clients.CLIENTS, "generic"]))
+@scope_option
+@project_option
+@dry_run_option
+@json_option
+@click.pass_context
+def install(ctx: click.Context, client: str, scope: str | None, project: Path, dry_run: bool, as_json: bool) -> None:
+    """Add kenning's MCP server (`kenning mcp`) to an agent client's config; for Claude Code also
+    hooks that load kenning's context when a session starts and consolidate the conversation before
+    compaction and when the session ends.
+
+    Merges with what is there (other servers, settings and hooks stay), backs each changed file up
+    as <file>.kenning-backup-<time>, refuses a file that is not valid JSON/TOML, and changes nothing
+    when run again. What it added is recorded in $KENNING_HOME/integrations.json for uninstall.
+    'generic' prints the entry for any other MCP client and writes nothing.
+
+    \b
+    Example:
+      kenning install claude-code                  # .mcp.json and .claude/settings.json here
+      kenning install cursor --scope user --dry-run
+      kenning install codex                        # ~/.codex/config.toml
+      kenning install generic
+    """
+    kenning_home = chosen_home(ctx)
+    if client == "generic":
+        output.print_json(clients.generic_config(kenning_home))  # JSON either way: it is meant to be pasted
+        return
+    scope = scope or clients.default_scope(client)
+    report = installing.install(client, scope, project, resolve_home(home_of(ctx)), kenning_home, dry_run=dry_run)
+    notes = clients.notes(client, scope) if report.changed else []
+    if importlib.util.find_spec("mcp") is None:
+        notes.insert(0, "`kenning mcp` needs the MCP SDK: pip install 'kenning[mcp]'")
+    show_report(report, notes, as_json)
+
+
+@click.command()
+@click.argument("client", type=click.Choice(clients.CLIENTS))
+@scope_option
+@project_option
+@dry_run_option
+@json_option
+@click.pass_context
+def uninstall(ctx: click.Context, client: str, scope: str | None, project: Path, dry_run: bool, as_json: bool) -> None:
+    """Take out exactly what `kenning install` added to a client's config.
+
+    A file nobody changed since is restored byte for byte; otherwise only kenning's entries and hooks
+    are taken out (where they still hold what install wrote), a value install replaced is put back,
+    and everything else, including your edits since, stays. Changed files are backed up first.
+
+    \b
+    Example:
+      kenning uninstall claude-code
+      kenning uninstall cursor --scope user --dry-run
+    """
+    scope = scope or clients.default_scope(client)
+    report = installing.uninstall(client, scope, project, resolve_home(home_of(ctx)), dry_run=dry_run)
+    show_report(report, [], as_json)
+
+
+def show_report(report: installing.Report, notes: list[str], as_json: bool) -> None:
+    if as_json:
+        output.print_json({**report.to_dict(), "notes": notes})
+        return
+    where = f"{report.client} ({report.scope} scope)"
+    if not report.changed:
+        title = (f"Nothing to change: kenning is already installed in {where}." if report.action == "install"
+                 else f"Nothing to change: none of kenning's entries are left in {where}.")
+    elif report.dry_run:
+        title = f"Dry run: what kenning {report.action} would change in {where} (nothing was written)."
+    else:
+        title = f"kenning {'installed into' if report.action == 'install' else 'uninstalled from'} {where}."
+    rows = [(str(f.path), c["change"], c["action"]) for f in report.files for c in f.changes]
+    output.show(output.table(title, ("file", "change", "action"), rows))
+    for f in report.files:
+        if f.backup:
+            output.show(Text(f"backup of {f.path}: {f.backup}", style="dim"))
+        if f.deleted:
+            output.show(Text(f"removed {f.path} (kenning had created it)", style="dim"))
+    for note in notes:
+        output.show(Text(note))
+
+
+@click.command()
+@click.argument("event", metavar="EVENT")
+@click.option("--budget", type=int, default=clients.SESSION_START_BUDGET, show_default=True,
+              help="session-start: most tokens the context may take.")
+@click.pass_context
+def hook(ctx: click.Context, event: str, budget: int) -> None:
+    """Run one Claude Code hook; EVENT is session-start, pre-compact or session-end, and the hook's
+    JSON input comes on stdin. `kenning install claude-code` sets these hooks up.
+
+    session-start prints the context for the working directory (Claude Code adds it to the session);
+    pre-compact and session-end consolidate what the session's transcript holds since the last
+    consolidation. A hook never fails the agent: an error is logged to $KENNING_HOME/logs/hooks.log,
+    one line is printed and the exit code is 0.
+
+    \b
+    Example:
+      echo '{"session_id": "s1", "cwd": "'"$PWD"'"}' | kenning hook session-start
+      kenning hook session-end < hook-input.json
+    """
+    home = resolve_home(home_of(ctx))
+    with hooks.logging_to(home) as log_path:
+        try:
+            raw = "" if sys.stdin.isatty() else sys.stdin.read()  # run by hand, nothing piped in: say so, don't wait
+            text = hooks.run(event, raw, lambda project: open_kenning(ctx, project_dir=project), home, budget=budget)
+        except Exception as exc:  # a hook must not fail the agent (exit 2 would block compaction): log it, exit 0
+            hooks.log.error("%s hook failed: %s", event, exc, exc_info=not isinstance(exc, KenningError))
+            where = f" (logged in {log_path})" if log_path else ""
+            click.echo(f"kenning {event} hook: {' '.join(str(exc).split())}{where}", err=True)
+            return
+        hooks.log.info("%s hook: %s", event, text.splitlines()[0] if text else "")
+    click.echo(text)
+
+
+COMMANDS = (install, uninstall, hook)

@@ -1,0 +1,66 @@
+"""``kenning mcp``: serve kenning to MCP clients (Claude Desktop, Claude Code, Cursor, …).
+
+The MCP SDK is imported only here, when the command runs: it is an optional extra
+(``pip install 'kenning[mcp]'``) and slow to import, and no other command needs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .skills import project_option
+from .state import home_of
+
+# what `from kenning.mcp import server` needs from outside kenning: missing means the extra is not installed
+_SDK_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "anyio", "pydantic", "pydantic_core"})
+
+
+@click.command()
+@click.option("--http", "http", is_flag=True, help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="With --http: the address to listen on; only loopback unless --allow-remote.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="With --http: the port.")
+@click.option("--allow-remote", is_flag=True, help="With --http: allow a non-loopback --host (needs --token).")
+@click.option("--token", envvar="KENNING_MCP_TOKEN", show_envvar=True,
+              help="With --http: refuse (401) requests without 'Authorization: Bearer TOKEN'.")
+@project_option
+@click.pass_context
+def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool, token: str | None,
+        project_dir: Path | None) -> None:
+    """Serve memory, lessons, entities, notes, hot memory and skills to MCP clients.
+
+    Over stdio by default (the client starts `kenning mcp` itself); --http serves streamable HTTP
+    on this machine only. Skills a client creates or changes are saved as drafts until you run
+    `kenning skill drafts approve NAME`, unless [mcp] direct_skill_writes = true in kenning.toml.
+
+    \b
+    Example:
+      kenning mcp                                  # stdio: put this command in the client's config
+      kenning mcp --project ~/code/web             # with that project's .agents/skills
+      kenning mcp --http --port 8765 --token "$(openssl rand -hex 16)"
+    """
+    try:
+        from kenning.mcp import server
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in _SDK_MODULES:
+            raise
+        raise click.ClickException(f"kenning mcp needs the MCP SDK ({exc}); install it with: "
+                                   "pip install 'kenning[mcp]'") from None
+    from kenning.api import Kenning
+
+    if http:
+        server.check_bind(host, allow_remote, token)  # before the embedding model loads
+    kb = Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)  # one store for the server's lifetime
+    ctx.call_on_close(kb.close)
+    try:
+        if http:
+            where = f"[{host}]" if ":" in host else host
+            click.echo(f"kenning: MCP server at http://{where}:{port}/mcp"
+                       + (" (bearer token required)" if token else ""), err=True)
+            server.serve_http(kb, host, port, token)
+        else:
+            server.serve_stdio(kb)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a person stops a server by hand

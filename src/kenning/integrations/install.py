@@ -1,0 +1,727 @@
+"""``kenning install`` / ``kenning uninstall``: merge kenning's entries into a client's configuration
+files, and later take out exactly those entries again.
+
+For every file:
+
+* it is parsed first; a file that is not valid JSON / TOML, or has the wrong shape where kenning
+  writes, is refused before any file of the install is touched, and stays as it is;
+* it is merged, never rewritten from scratch: other servers, settings and hooks stay; JSON keeps its
+  key order, indentation and line endings; TOML keeps every byte outside kenning's table;
+* it is backed up (``<file>.kenning-backup-<timestamp>``) before it changes, then replaced atomically,
+  and only if nobody wrote it since it was read (a running client may);
+* what is already there is not written again, so installing twice changes nothing.
+
+What an install changed is recorded in ``$KENNING_HOME/integrations.json``, per client, scope and
+project: each file, each key or hook added, the value it replaced, and the file's hash before and
+after. Uninstall reverses exactly that: a file nobody touched since is restored byte for byte from
+its backup (or removed, when the install created it); otherwise kenning's entries are taken out one
+by one, only where they still hold what was written, and a replaced value is put back, so the
+user's later edits stay.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import re
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import fileio
+from ..errors import Conflict, InvalidInput, NotFound, StoreError
+from ..timeutil import utcnow
+from . import clients
+from .clients import JsonHook, JsonKey, Target, TomlTable
+
+MANIFEST_FILE = "integrations.json"
+BACKUP_MARK = ".kenning-backup-"
+TOML_MARK = "# added by `kenning install`; `kenning uninstall` takes it out again"
+KEPT = "kept: changed since install"
+
+
+# -- reports ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class FileReport:
+    """What happened (or, in a dry run, would happen) to one file."""
+
+    path: Path
+    changes: list[dict[str, str]] = field(default_factory=list)  # {"change": label, "action": ...}
+    backup: Path | None = None
+    created: bool = False
+    deleted: bool = False
+
+    @property
+    def written(self) -> bool:
+        return any(c["action"] not in ("unchanged", "absent") and not c["action"].startswith("kept")
+                   for c in self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": str(self.path), "changes": self.changes, "backup": str(self.backup) if self.backup else None,
+                "created": self.created, "deleted": self.deleted, "written": self.written}
+
+
+@dataclass
+class Report:
+    action: str  # "install" | "uninstall"
+    client: str
+    scope: str
+    project: Path | None
+    dry_run: bool
+    files: list[FileReport] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(f.written for f in self.files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "client": self.client, "scope": self.scope,
+                "project": str(self.project) if self.project else None, "dry_run": self.dry_run,
+                "changed": self.changed, "files": [f.to_dict() for f in self.files]}
+
+
+@dataclass
+class _Plan:
+    """One file's edit, computed in full before anything is written."""
+
+    path: Path
+    old: bytes | None  # the file as read (None: missing)
+    new: bytes | None  # what to write; None with ``delete`` unset: leave the file alone
+    record: dict[str, Any] | None  # the manifest entry for the file after the edit (None: drop it)
+    report: FileReport
+    delete: bool = False
+    backup: bool = True  # False when the file holds exactly what kenning wrote: nothing to keep
+    created_dirs: list[str] = field(default_factory=list)  # removed with a deleted file, when empty
+
+
+# -- install / uninstall ---------------------------------------------------------------------------
+
+
+def install(client: str, scope: str, project: Path, data_home: Path, kenning_home: Path | None, *,
+            dry_run: bool = False) -> Report:
+    """Add kenning's MCP server (and Claude Code's hooks) to ``client``'s config for ``scope``."""
+    targets = clients.targets(client, scope, project, kenning_home)
+    key, project_key = _key(client, scope, project)
+    report = Report("install", client, scope, project_key, dry_run)
+    with _guard(data_home, dry_run):
+        manifest = _load_manifest(data_home)
+        entry = manifest["installs"].get(key) or {"client": client, "scope": scope,
+                                                  "project": str(project_key) if project_key else None, "files": {}}
+        plans = [_plan_install(t, entry["files"].get(str(_real(t.path)))) for t in targets]  # all refusals first
+        for plan in plans:
+            report.files.append(plan.report)
+            if dry_run or plan.new is None:
+                continue
+            _commit(plan)
+            assert plan.record is not None
+            entry["files"][str(plan.path)] = plan.record
+            entry["installed_at"] = utcnow().isoformat()
+            manifest["installs"][key] = entry
+            _save_manifest(data_home, manifest)  # after each file: a later failure leaves this one undoable
+    return report
+
+
+def uninstall(client: str, scope: str, project: Path, data_home: Path, *, dry_run: bool = False) -> Report:
+    """Take out what ``install`` recorded for ``client`` and ``scope``; leave everything else."""
+    clients.check_client(client)
+    key, project_key = _key(client, scope, project)
+    report = Report("uninstall", client, scope, project_key, dry_run)
+    with _guard(data_home, dry_run):
+        manifest = _load_manifest(data_home)
+        entry = manifest["installs"].get(key)
+        if entry is None:
+            where = f" for {project_key}" if project_key else ""
+            raise NotFound(f"kenning was not installed into {client} ({scope} scope){where} with this data "
+                           f"directory: {data_home / MANIFEST_FILE} has no record of it, so there is nothing to "
+                           "take out (a different --home or KENNING_HOME may have installed it)")
+        plans = [_plan_uninstall(Path(path), record) for path, record in entry["files"].items()]
+        for plan in plans:
+            report.files.append(plan.report)
+            if dry_run:
+                continue
+            if plan.new is not None or plan.delete:
+                _commit(plan)
+            del entry["files"][str(plan.path)]
+            if entry["files"]:
+                manifest["installs"][key] = entry
+            else:
+                manifest["installs"].pop(key, None)
+            _save_manifest(data_home, manifest)
+    return report
+
+
+def _key(client: str, scope: str, project: Path) -> tuple[str, Path | None]:
+    if scope not in clients.SCOPES:
+        raise InvalidInput(f"unknown scope {scope!r}; use 'project' or 'user'")
+    project_key = project.expanduser().resolve() if scope == "project" else None
+    return f"{client}:{scope}:{project_key or ''}", project_key
+
+
+@contextmanager
+def _guard(data_home: Path, dry_run: bool) -> Iterator[None]:
+    # one kenning process edits client configs and the manifest at a time; a dry run writes nothing, not even a lock
+    with nullcontext() if dry_run else fileio.locked(data_home / "locks" / "integrations"):
+        yield
+
+
+# -- planning an install ----------------------------------------------------------------------------
+
+
+def _plan_install(target: Target, old_record: dict[str, Any] | None) -> _Plan:
+    path = _real(target.path)
+    old = _read(path)
+    report = FileReport(path, created=old is None)
+    old_changes = {_change_id(c): c for c in (old_record or {}).get("changes", [])}
+    records: list[dict[str, Any]] = []
+    if target.format == "json":
+        doc = _parse_json(path, old)
+        new_doc = copy.deepcopy(doc)
+        for change in target.changes:
+            assert isinstance(change, JsonKey | JsonHook)
+            previous = old_changes.get(_change_id(_describe(change)))
+            apply = _install_key if isinstance(change, JsonKey) else _install_hook
+            record, action = apply(new_doc, change, previous, path)
+            report.changes.append({"change": change.label, "action": action})
+            if record is not None:
+                records.append(record)
+        new = _dump_json(new_doc, old) if new_doc != doc else None
+    else:
+        text = _decode(path, old)
+        new_text: str | None = None
+        for change in target.changes:
+            assert isinstance(change, TomlTable)
+            previous = old_changes.get(_change_id(_describe(change)))
+            new_text, record, action = _install_toml(path, new_text if new_text is not None else text, change,
+                                                      previous)
+            report.changes.append({"change": change.label, "action": action})
+            if record is not None:
+                records.append(record)
+        new = new_text.encode("utf-8") if new_text is not None and new_text != text else None
+    if new is None:
+        report.created = False
+        return _Plan(path, old, None, old_record, report)
+    record = {"format": target.format, "changes": records, "written_sha256": _sha(new)}
+    if old_record is not None and old is not None:
+        record.update({k: old_record[k] for k in ("created", "created_dirs", "original_sha256", "backup", "edited")
+                       if k in old_record})
+        if _sha(old) != old_record.get("written_sha256"):  # edited since: only a key-by-key uninstall keeps that
+            record["edited"] = True
+    else:
+        record.update({"created": old is None, "created_dirs": [str(d) for d in _missing_dirs(path.parent)],
+                       "original_sha256": _sha(old) if old is not None else None, "backup": None})
+    return _Plan(path, old, new, record, report)
+
+
+def _describe(change: JsonKey | JsonHook | TomlTable) -> dict[str, Any]:
+    if isinstance(change, JsonHook):
+        return {"kind": "hook", "event": change.event}
+    return {"kind": "key" if isinstance(change, JsonKey) else "toml_table", "path": list(change.path)}
+
+
+def _change_id(record: dict[str, Any]) -> str:
+    return f"{record['kind']}:{record.get('event') or '.'.join(record.get('path', []))}"
+
+
+def _install_key(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict[str, Any] | None,
+                 path: Path) -> tuple[dict[str, Any] | None, str]:
+    assert isinstance(change, JsonKey)
+    found, current = _get(doc, change.path, path)
+    if found and current == change.value:
+        return previous, "unchanged"  # ours from an earlier install, or the user's identical entry (not ours to remove)
+    record: dict[str, Any] = {**_describe(change), "value": change.value}
+    if previous is not None and found and current == previous["value"]:  # ours, from an install with other settings
+        record.update({k: previous[k] for k in ("previous", "created") if k in previous})
+        action = "updated"
+    else:
+        if found:
+            record["previous"] = current
+        action = "replaced" if found else "added"
+    created = _make_parents(doc, change.path[:-1])
+    record.setdefault("created", created)
+    _parent(doc, change.path)[change.path[-1]] = copy.deepcopy(change.value)
+    return record, action
+
+
+def _install_hook(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict[str, Any] | None,
+                  path: Path) -> tuple[dict[str, Any] | None, str]:
+    assert isinstance(change, JsonHook)
+    found, groups = _get(doc, ("hooks", change.event), path)
+    if found and not isinstance(groups, list):
+        raise InvalidInput(f"{path}: hooks.{change.event} is a {_kind(groups)}, not a list of matcher groups; "
+                           "fix it (see https://code.claude.com/docs/en/hooks) and run kenning install again")
+    if found and change.group in groups:
+        return previous, "unchanged"
+    record: dict[str, Any] = {**_describe(change), "group": change.group}
+    if found and previous is not None and previous["group"] in groups:  # ours, with other settings: update in place
+        groups[groups.index(previous["group"])] = copy.deepcopy(change.group)
+        record["created"] = previous.get("created", [])
+        return record, "updated"
+    record["created"] = _make_parents(doc, ("hooks", change.event), leaf=[])
+    _get(doc, ("hooks", change.event), path)[1].append(copy.deepcopy(change.group))
+    return record, "added"
+
+
+# -- planning an uninstall --------------------------------------------------------------------------
+
+
+def _plan_uninstall(path: Path, record: dict[str, Any]) -> _Plan:
+    current = _read(path)
+    report = FileReport(path)
+    changes: list[dict[str, Any]] = record.get("changes", [])
+    labels = [_label(c) for c in changes]
+    if current is None:
+        report.changes = [{"change": label, "action": "absent"} for label in labels]
+        return _Plan(path, None, None, None, report)
+    if _sha(current) == record.get("written_sha256"):  # untouched since install: undo it to the byte
+        restored = _restore_whole(record)
+        if restored is not None:
+            report.changes = [{"change": label, "action": "restored" if "previous" in c else "removed"}
+                              for label, c in zip(labels, changes)]
+            report.deleted = bool(record.get("created"))
+            new, delete = restored
+            return _Plan(path, current, new, None, report, delete=delete, backup=False,
+                         created_dirs=record.get("created_dirs", []))
+    if record.get("format") == "toml":
+        text = _decode(path, current)
+        for change in reversed(changes):
+            text, action = _uninstall_toml(path, text, change)
+            report.changes.insert(0, {"change": _label(change), "action": action})
+        new = text.encode("utf-8")
+        empty = not text.strip()
+    else:
+        doc = _parse_json(path, current, during="uninstall")
+        for change in reversed(changes):
+            action = _uninstall_key(doc, change) if change["kind"] == "key" else _uninstall_hook(doc, change)
+            report.changes.insert(0, {"change": _label(change), "action": action})
+        reversed_any = any(c["action"] in ("removed", "restored") for c in report.changes)
+        new = _dump_json(doc, current) if reversed_any else current  # nothing taken out: no re-layout either
+        empty = doc == {}
+    if new == current:
+        return _Plan(path, current, None, None, report)
+    delete = bool(record.get("created")) and empty  # the file was ours and holds nothing else now
+    report.deleted = delete
+    return _Plan(path, current, None if delete else new, None, report, delete=delete, backup=not delete,
+                 created_dirs=record.get("created_dirs", []))
+
+
+def _restore_whole(record: dict[str, Any]) -> tuple[bytes | None, bool] | None:
+    """(bytes to write, delete?) that put the file back as it was before install, or None if unknown."""
+    if record.get("edited"):  # someone wrote it between two installs: going back to the start would lose that
+        return None
+    if record.get("created"):
+        return None, True
+    backup = record.get("backup")
+    original = _read(Path(backup)) if backup else None
+    if original is None or _sha(original) != record.get("original_sha256"):
+        return None  # the backup was moved or edited: take the entries out one by one instead
+    return original, False
+
+
+def _label(change: dict[str, Any]) -> str:
+    if change["kind"] == "hook":
+        return f"hooks.{change['event']}"
+    joined = ".".join(change["path"])
+    return f"[{joined}]" if change["kind"] == "toml_table" else joined
+
+
+def _uninstall_key(doc: dict[str, Any], change: dict[str, Any]) -> str:
+    path = tuple(change["path"])
+    found, current = _get(doc, path, None)
+    if not found:
+        return "absent"
+    if current != change["value"]:
+        return KEPT
+    parent = _parent(doc, path)
+    if "previous" in change:
+        parent[path[-1]] = change["previous"]
+        return "restored"
+    del parent[path[-1]]
+    _prune(doc, change.get("created", []))
+    return "removed"
+
+
+def _uninstall_hook(doc: dict[str, Any], change: dict[str, Any]) -> str:
+    found, groups = _get(doc, ("hooks", change["event"]), None)
+    if not found or not isinstance(groups, list):
+        return "absent"
+    group = change["group"]
+    if group in groups:
+        groups.remove(group)
+    else:  # the user put other handlers into kenning's group: take out only kenning's handler
+        ours = group["hooks"][0]
+        nested = [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
+        holder = next((g for g in nested if ours in g["hooks"]), None)
+        if holder is None:  # gone, or edited (another timeout, say): then it is the user's now
+            edited = any(isinstance(h, dict) and h.get("command") == ours["command"]
+                         for g in nested for h in g["hooks"])
+            return KEPT if edited else "absent"
+        holder["hooks"].remove(ours)
+        if not holder["hooks"]:
+            groups.remove(holder)
+    _prune(doc, change.get("created", []))
+    return "removed"
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+
+def _commit(plan: _Plan) -> None:
+    if plan.old is not None and plan.backup:
+        plan.report.backup = _backup(plan.path, plan.old)
+        if plan.record is not None and plan.record.get("original_sha256") == _sha(plan.old):
+            plan.record["backup"] = str(plan.report.backup)  # the file as it was before kenning touched it
+    # a client may have written the file since it was read: never replace what was not seen
+    if _read(plan.path) != plan.old:
+        raise Conflict(f"{plan.path} changed while kenning was editing it; it was left as it is now. "
+                       "Run the command again.")
+    if plan.delete:
+        plan.path.unlink()
+        for folder in sorted(plan.created_dirs, key=len, reverse=True):
+            try:
+                Path(folder).rmdir()  # only when empty: anything the user put there stays
+            except OSError:
+                pass
+        return
+    assert plan.new is not None
+    fileio.atomic_write(plan.path, plan.new)
+
+
+def _backup(path: Path, data: bytes) -> Path:
+    target = _backup_name(path)
+    fileio.atomic_write(target, data, mode=path.stat().st_mode & 0o777)  # same permissions: it may hold secrets
+    return target
+
+
+def _backup_name(path: Path) -> Path:
+    stamp = utcnow().strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}{BACKUP_MARK}{stamp}")
+    n = 2
+    while target.exists():
+        target = path.with_name(f"{path.name}{BACKUP_MARK}{stamp}-{n}")
+        n += 1
+    return target
+
+
+def _missing_dirs(folder: Path) -> list[Path]:
+    missing = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _real(path: Path) -> Path:
+    # a dotfile manager's symlink must stay a symlink: edit the file it points to
+    return Path(os.path.realpath(path.expanduser()))
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc}") from None
+
+
+def _sha(data: bytes | None) -> str | None:
+    return hashlib.sha256(data).hexdigest() if data is not None else None
+
+
+def _decode(path: Path, data: bytes | None) -> str:
+    try:
+        return data.decode("utf-8") if data is not None else ""
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path} is not UTF-8 text ({exc}); kenning leaves it alone: fix it and run again") from None
+
+
+# -- the manifest ----------------------------------------------------------------------------------
+
+
+def _load_manifest(data_home: Path) -> dict[str, Any]:
+    path = data_home / MANIFEST_FILE
+    raw = _read(path)
+    if raw is None:
+        return {"version": 1, "installs": {}}
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise StoreError(f"{path} is not valid JSON ({exc}); it records what kenning install added: "
+                         "fix it or move it away") from None
+    if not isinstance(data, dict) or not isinstance(data.get("installs"), dict):
+        raise StoreError(f"{path} is not a kenning integrations record; fix it or move it away")
+    return data
+
+
+def _save_manifest(data_home: Path, manifest: dict[str, Any]) -> None:
+    text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
+    fileio.atomic_write(data_home / MANIFEST_FILE, text.encode("utf-8"))
+
+
+# -- JSON ------------------------------------------------------------------------------------------
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _parse_json(path: Path, data: bytes | None, *, during: str = "install") -> dict[str, Any]:
+    text = _decode(path, data)
+    if not text.strip():
+        return {}  # an empty file holds nothing to lose
+    try:
+        doc = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise InvalidInput(f"{path} has the key {exc.args[0]!r} twice; rewriting it would lose one of them. "
+                           f"Fix the file, then run kenning {during} again") from None
+    except ValueError as exc:
+        raise InvalidInput(f"{path} is not valid JSON ({exc}); kenning did not change it. Fix the file (or move "
+                           f"it away), then run kenning {during} again") from None
+    if not isinstance(doc, dict):
+        raise InvalidInput(f"{path} holds a JSON {_kind(doc)}, not an object; kenning did not change it")
+    return doc
+
+
+def _dump_json(doc: dict[str, Any], like: bytes | None) -> bytes:
+    """``doc`` in the layout of the file it came from: indentation, line endings, final newline."""
+    indent: int | str = 2
+    newline, final = "\n", True
+    if like and like.strip():
+        m = re.search(rb"\n([ \t]+)\S", like)
+        if m:
+            unit = m.group(1).decode()
+            indent = unit if "\t" in unit else len(unit)
+        newline = "\r\n" if b"\r\n" in like else "\n"
+        final = like.endswith(b"\n")
+    text = json.dumps(doc, indent=indent, ensure_ascii=False) + ("\n" if final else "")
+    return text.replace("\n", newline).encode("utf-8")
+
+
+def _kind(value: Any) -> str:
+    return {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
+
+
+def _get(doc: dict[str, Any], keys: tuple[str, ...], path: Path | None) -> tuple[bool, Any]:
+    """(found, value) at ``keys``; a non-object on the way is refused (install) or means absent (uninstall)."""
+    node: Any = doc
+    for i, key in enumerate(keys):
+        if not isinstance(node, dict):
+            if path is None:
+                return False, None
+            raise InvalidInput(f"{path}: {'.'.join(keys[:i])} is a {_kind(node)}, not an object, so kenning "
+                               "cannot add its entry there; fix the file and run kenning install again")
+        if key not in node:
+            return False, None
+        node = node[key]
+    return True, node
+
+
+def _parent(doc: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    node = doc
+    for key in keys[:-1]:
+        node = node[key]
+    return node
+
+
+def _make_parents(doc: dict[str, Any], keys: tuple[str, ...], leaf: Any = None) -> list[list[str]]:
+    """Create the missing objects along ``keys`` (the last one as ``leaf`` when given); return their paths."""
+    created: list[list[str]] = []
+    node = doc
+    for i, key in enumerate(keys):
+        if key not in node:
+            node[key] = [] if leaf is not None and i == len(keys) - 1 else {}
+            created.append(list(keys[: i + 1]))
+        node = node[key]
+    return created
+
+
+def _prune(doc: dict[str, Any], created: list[list[str]]) -> None:
+    """Remove the containers install created, deepest first, if they are empty again."""
+    for keys in sorted(created, key=len, reverse=True):
+        found, value = _get(doc, tuple(keys), None)
+        if found and value in ({}, []):
+            del _parent(doc, tuple(keys))[keys[-1]]
+
+
+# -- TOML ------------------------------------------------------------------------------------------
+# tomllib only reads, so kenning's table is a block of text: appended (or put where the table was),
+# checked by parsing the result, and taken out by the same text later. Nothing else is re-rendered.
+
+_HEADER_LINE = re.compile(r"(?m)^[ \t]*\[.*$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _parse_toml(path: Path, text: str, *, during: str = "install") -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{path} is not valid TOML ({exc}); kenning did not change it. Fix the file (or move "
+                           f"it away), then run kenning {during} again") from None
+
+
+def _install_toml(path: Path, text: str, change: TomlTable,
+                  previous: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None, str]:
+    doc = _parse_toml(path, text)
+    found, current = _get(doc, change.path, path)
+    if found and current == change.value:
+        return text, previous, "unchanged"
+    block = _toml_block(change.path, change.value)
+    record: dict[str, Any] = {**_describe(change), "value": change.value}
+    if previous is not None and found and current == previous["value"] and text.count(previous["text"]) == 1:
+        old = previous["text"]
+        inserted = old[: len(old) - len(old.lstrip("\n"))] + block  # keep the blank line it was appended after
+        new = text.replace(old, inserted)
+        record.update({k: previous[k] for k in ("previous", "previous_text") if k in previous})
+        action = "updated"
+    elif not found:
+        end_line = "\n" if text and not text.endswith("\n") else ""
+        gap = end_line + ("\n" if text.strip() and not text.endswith("\n\n") else "")  # one blank line before it
+        inserted, new = gap + block, text + gap + block
+        record["previous_text"] = ""
+        action = "added"
+    else:
+        span = _table_span(text, change.path)
+        if span is None:
+            raise InvalidInput(f"{path} defines {change.label} in a form kenning cannot edit safely (it is not one "
+                               f"{change.label} table); kenning did not change it. Replace that definition with "
+                               f"{_toml_hint(change)}")
+        start, end = span
+        inserted, new = block, text[:start] + block + text[end:]
+        record.update({"previous": current, "previous_text": text[start:end]})
+        action = "replaced"
+    expected = copy.deepcopy(doc)
+    _make_parents(expected, change.path[:-1])
+    _parent(expected, change.path)[change.path[-1]] = change.value
+    if _try_toml(new) != expected:
+        raise InvalidInput(f"cannot add {change.label} to {path} without changing its other settings (an inline "
+                           f"or dotted 'mcp_servers' definition?); kenning did not change it. Add by hand "
+                           f"{_toml_hint(change)}")
+    record["text"] = inserted
+    return new, record, action
+
+
+def _uninstall_toml(path: Path, text: str, change: dict[str, Any]) -> tuple[str, str]:
+    keys = tuple(change["path"])
+    doc = _parse_toml(path, text, during="uninstall")
+    found, current = _get(doc, keys, None)
+    if not found:
+        return text, "absent"
+    if current != change["value"]:
+        return text, KEPT
+    before = change.get("previous_text", "")
+    if text.count(change["text"]) == 1:
+        new = text.replace(change["text"], before)
+    else:
+        span = _table_span(text, keys)
+        if span is None:
+            return text, "kept: cannot be told apart safely"
+        new = text[:span[0]] + before + text[span[1]:]
+    expected = copy.deepcopy(doc)
+    if "previous" in change:
+        _parent(expected, keys)[keys[-1]] = change["previous"]
+    else:
+        del _parent(expected, keys)[keys[-1]]
+    if _without_empty(_try_toml(new)) != _without_empty(expected):
+        raise InvalidInput(f"cannot take {_label(change)} out of {path} without changing its other settings; "
+                           "remove it by hand")
+    return new, "restored" if "previous" in change else "removed"
+
+
+def _try_toml(text: str) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def _without_empty(value: Any) -> Any:
+    # a table that only held kenning's table disappears with it ([mcp_servers] is implied by its header)
+    if isinstance(value, dict):
+        return {k: _without_empty(v) for k, v in value.items() if v != {}}
+    return value
+
+
+def _table_span(text: str, keys: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where ``[keys]`` and its sub-tables are written: from its header to the next other header, less
+    the comments and blank lines just above that header (they belong to it). None if not one table."""
+    headers = _toml_headers(text)
+    starts = [at for at, path in headers if path == keys and _at_top_level(text, at)]
+    if len(starts) != 1:
+        return None
+    start, end = starts[0], len(text)
+    for at, path in headers:
+        if at > start and path[: len(keys)] != keys and _at_top_level(text, at):
+            end = at
+            break
+    lines = text[start:end].splitlines(keepends=True)
+    while len(lines) > 1 and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
+        lines.pop()
+    return start, start + len("".join(lines))
+
+
+def _toml_headers(text: str) -> list[tuple[int, tuple[str, ...]]]:
+    """(offset, key path) of every line that reads as a table header on its own."""
+    out = []
+    for m in _HEADER_LINE.finditer(text):
+        parsed = _try_toml(m.group(0))
+        keys: list[str] = []
+        node: Any = parsed
+        while isinstance(node, dict) and len(node) == 1:
+            key, node = next(iter(node.items()))
+            keys.append(key)
+            node = node[-1] if isinstance(node, list) and node else node  # [[array of tables]]
+        if parsed is not None and keys and node == {}:
+            out.append((m.start(), tuple(keys)))
+    return out
+
+
+def _at_top_level(text: str, offset: int) -> bool:
+    # a "[header]" inside a multi-line string or array leaves the text before it unparseable
+    return _try_toml(text[:offset]) is not None
+
+
+def _toml_block(keys: tuple[str, ...], value: dict[str, Any]) -> str:
+    lines = [f"[{'.'.join(_toml_key(k) for k in keys)}]", TOML_MARK]
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_hint(change: TomlTable) -> str:
+    """The table in one line, for an error message (which is one line)."""
+    return f"a {change.label} table holding " + "; ".join(f"{_toml_key(k)} = {_toml_value(v)}"
+                                                          for k, v in change.value.items())
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string; the parse checks it
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        pairs = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return f"{{ {pairs} }}" if value else "{}"
+    raise InvalidInput(f"cannot write {value!r} as TOML")

@@ -1,0 +1,166 @@
+"""Tool arguments, checked and coerced once, at the edge.
+
+A ``Param`` says what an argument is (its kind: "text", "int", "number", "bool", "texts",
+"object", "objects"), what it is for, and the other names models use for it. ``parse_arguments``
+maps those names to the canonical one, treats null and an empty optional value as "not given",
+coerces what models send as strings ("5" -> 5, "true" -> True, "a, b" -> ["a", "b"], JSON text
+-> list or object), checks choices and ranges, fills defaults, and refuses an unknown or missing
+argument with a message listing what the tool takes. Values are then the library's to validate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidInput
+
+Args = dict[str, Any]
+_JSON_TYPES = {"text": "string", "int": "integer", "number": "number", "bool": "boolean", "texts": "array",
+               "object": "object", "objects": "array"}
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument: its kind ("text", "int", "number", "bool", "texts", "object", "objects"), what it
+    is for, and the other names models use for it."""
+
+    name: str
+    kind: str
+    help: str
+    required: bool = False
+    aliases: tuple[str, ...] = ()
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": _JSON_TYPES[self.kind], "description": self.help}
+        if self.kind == "texts":
+            out["items"] = {"type": "string"}
+        elif self.kind == "objects":
+            out["items"] = {"type": "object"}
+        if self.choices:
+            out["enum"] = list(self.choices)
+        if self.low is not None:
+            out["minimum"] = self.low
+        if self.high is not None:
+            out["maximum"] = self.high
+        if self.default is not None:
+            out["default"] = self.default
+        return out
+
+
+def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any]) -> Args:
+    """``raw`` under canonical names, coerced to each parameter's kind, defaults filled in;
+    InvalidInput names the tool, the argument and what it takes."""
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"{tool}: arguments must be a JSON object, got {_kind_of(raw)}")
+    by_name = {alias: p for p in params for alias in (p.name, *p.aliases)}
+    out: Args = {}
+    given_as: dict[str, str] = {}
+    unknown = []
+    for key, value in raw.items():
+        param = by_name.get(key) or by_name.get(str(key).strip().lower().replace("-", "_"))
+        if param is None:
+            unknown.append(repr(key))
+            continue
+        if value is None or (value == "" and not param.required):  # models send null / "" for "not given"
+            continue
+        if param.name in given_as:
+            raise InvalidInput(f"{tool}: {param.name} was given twice (as {given_as[param.name]!r} and "
+                               f"{key!r}); give it once")
+        given_as[param.name] = key
+        out[param.name] = _coerce(tool, param, value)
+    if unknown:
+        raise InvalidInput(f"{tool} does not take {', '.join(unknown)}; it takes "
+                           f"{', '.join(p.name for p in params)}")
+    for param in params:
+        if param.name not in out:
+            if param.required:
+                raise InvalidInput(f"{tool} needs {param.name}: {param.help}")
+            out[param.name] = param.default
+    return out
+
+
+def _coerce(tool_name: str, p: Param, value: object) -> object:
+    where = f"{tool_name}: {p.name}"
+    if p.kind == "text":
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise InvalidInput(f"{where} must be text, got {_kind_of(value)}")
+        return _choice(where, p, str(value)) if p.choices else str(value)
+    if p.kind in ("int", "number"):
+        return _number(where, p, value)
+    if p.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower() if isinstance(value, str | int) else None
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise InvalidInput(f"{where} must be true or false, got {value!r}")
+    if p.kind == "texts":
+        items = _json_or(value, list)
+        if isinstance(items, str):  # "a, b" as models write a list in one string
+            items = [part.strip() for part in items.split(",") if part.strip()]
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise InvalidInput(f"{where} must be a list of texts, got {_kind_of(value)}")
+        return [_choice(where, p, i) for i in items] if p.choices else items
+    if p.kind == "object":
+        data = _json_or(value, dict)
+        if not isinstance(data, dict):
+            raise InvalidInput(f"{where} must be a JSON object, got {_kind_of(value)}")
+        return data
+    data = _json_or(value, list)
+    if not isinstance(data, list):
+        raise InvalidInput(f"{where} must be a list of objects, got {_kind_of(value)}")
+    return data
+
+
+def _number(where: str, p: Param, value: object) -> int | float:
+    number: int | float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if p.kind == "int" and number is not None:
+        number = int(number) if float(number).is_integer() else None
+    if number is None:
+        what = "a whole number" if p.kind == "int" else "a number"
+        raise InvalidInput(f"{where} must be {what}, got {value!r}")
+    if p.low is not None and number < p.low:
+        raise InvalidInput(f"{where} must be at least {p.low:g}, got {number}")
+    if p.high is not None and number > p.high:
+        raise InvalidInput(f"{where} must be at most {p.high:g}, got {number}")
+    return number
+
+
+def _choice(where: str, p: Param, text: str) -> str:
+    key = text.strip().lower().replace(" ", "_")
+    for choice in p.choices:
+        if key == choice.lower() or key.replace("_", "-") == choice.lower():
+            return choice
+    raise InvalidInput(f"{where} must be one of {', '.join(p.choices)}, got {text!r}")
+
+
+def _json_or(value: object, want: type) -> object:
+    """``value``, or what it parses to when it is a JSON text of the wanted type (some clients
+    send lists and objects as strings)."""
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        return parsed if isinstance(parsed, want) else value
+    return value
+
+
+def _kind_of(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true/false"}.get(type(value), type(value).__name__)

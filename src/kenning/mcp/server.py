@@ -1,0 +1,345 @@
+"""``kenning mcp``: the tools of ``kenning.mcp.tools``, the hot memory files and every SKILL.md as
+resources, and a ``task_context`` prompt, served with the official MCP SDK over stdio or
+streamable HTTP.
+
+Built on the SDK's low-level ``Server`` rather than ``MCPServer``: MCPServer derives a tool's schema
+from a Python signature and validates the arguments with pydantic before our code runs, so the
+names models guess (``q`` for ``query``) would be dropped as unknown and a missing argument would
+come back as a pydantic dump. Here the tool table is the one source of schemas, aliases, coercion
+and messages, and errors are translated in one place per kind of request: a ``KenningError`` in a
+tool becomes a result with ``isError`` whose text is the message; in a resource or prompt, an
+invalid-params protocol error with the message. Never a traceback.
+
+One ``Kenning`` serves every request; requests that touch it run one at a time in a worker thread
+(the store, the skill index and the catalog cache are shared).
+
+Sampling: on a connection that negotiated the initialize handshake (protocol up to 2025-11-25) and
+whose client declared ``sampling``, ``session_consolidate`` may use the client's own model
+(``ClientModel``): the tool's worker thread sends ``sampling/createMessage`` through the event loop
+and waits. On 2026-07-28 connections the SDK refuses server-initiated requests; sampling there is
+the multi-round-trip ``InputRequiredResult`` flow, which would split one consolidation across two
+tool calls, so those use the configured model or the deterministic fallback.
+
+HTTP binds to loopback unless ``--allow-remote`` is given together with a bearer token; with a
+token, every request without ``Authorization: Bearer <token>`` gets 401.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import logging
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from pydantic import ValidationError
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..errors import InvalidInput, KenningError, LLMError
+from ..llm import Completion, estimate_tokens
+from ..tiers.hotfile import FILES
+from .arguments import parse_arguments
+from .tools import TOOLS, Caller, ToolSpec, run_tool
+
+if TYPE_CHECKING:
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.session import ServerSession
+
+    from ..api import Kenning
+
+log = logging.getLogger("kenning.mcp")
+T = TypeVar("T")
+
+HOT_URI = "kenning://hot/"
+SKILL_URI = "kenning://skills/"
+PROMPT = "task_context"
+SAMPLING_MAX_TOKENS = 4000  # when the caller names no bound; createMessage requires one
+INSTRUCTIONS = (
+    "kenning is your lasting memory and skills library. At the start of a session or task call "
+    "context_build(task). Before a multi-step task call skills_search and follow the skill you open with "
+    "skill_view. When the user states a durable preference or fact call memory_remember; after something "
+    "failed or succeeded unexpectedly call lesson_record. At the end of a session call session_consolidate "
+    "with the conversation. Skills you create or change are drafts until a person approves them."
+)
+
+
+def build_server(kb: Kenning) -> Server[Any]:
+    """The MCP server over ``kb``: tools, resources, the prompt."""
+    limiter = anyio.CapacityLimiter(1)
+
+    async def in_worker(fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_tool(spec) for spec in TOOLS.values()])
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        client = _client_name(ctx.session)
+        caller = Caller(kb, client=client, client_model=ClientModel.of(ctx, client))
+        try:
+            result = await in_worker(run_tool, params.name, params.arguments, caller)
+        except KenningError as exc:
+            return _error_result(str(exc))
+        except Exception as exc:  # a bug: logged with its traceback, reported without it
+            log.exception("tool %s failed unexpectedly", params.name)
+            return _error_result(f"kenning failed unexpectedly in {params.name} ({type(exc).__name__}: {exc}); "
+                                 "the server's log has the details")
+        return _result(result)
+
+    async def list_resources(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=await in_worker(_resources, kb))
+
+    async def list_templates(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourceTemplatesResult:
+        template = types.ResourceTemplate(uri_template=SKILL_URI + "{name}", name="skill", title="A skill",
+                                          description="A skill's SKILL.md, by name", mime_type="text/markdown")
+        return types.ListResourceTemplatesResult(resource_templates=[template])
+
+    async def read_resource(ctx: ServerRequestContext[Any],
+                            params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        with _protocol_errors():
+            text = await in_worker(_read, kb, uri)
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text,
+                                                                             mime_type="text/markdown")])
+
+    async def list_prompts(ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
+        arguments = [types.PromptArgument(name="task", description="The task in a sentence.", required=True),
+                     types.PromptArgument(name="budget_tokens", description="Most tokens (default 4000).")]
+        prompt = types.Prompt(name=PROMPT, title="Context for a task", arguments=arguments,
+                              description="What kenning knows for a task (hot memory, skills, facts, lessons, "
+                                          "entities, notes) as a message to start from.")
+        return types.ListPromptsResult(prompts=[prompt])
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        with _protocol_errors():
+            if params.name != PROMPT:
+                raise InvalidInput(f"there is no prompt {params.name!r}; the prompt is {PROMPT!r}")
+            text = await in_worker(_task_context, kb, params.arguments or {})
+        message = types.PromptMessage(role="user", content=types.TextContent(text=text))
+        return types.GetPromptResult(description="Context for the task", messages=[message])
+
+    return Server("kenning", version=_version(), instructions=INSTRUCTIONS,
+                  get_tool_input_schema=lambda name: TOOLS[name].input_schema() if name in TOOLS else None,
+                  on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
+                  on_list_resource_templates=list_templates, on_read_resource=read_resource,
+                  on_list_prompts=list_prompts, on_get_prompt=get_prompt)
+
+
+# -- tools ------------------------------------------------------------------------------------------------
+
+
+def _tool(spec: ToolSpec) -> types.Tool:
+    hints = types.ToolAnnotations(title=spec.title, read_only_hint=spec.read_only,
+                                  destructive_hint=spec.destructive and not spec.read_only,
+                                  idempotent_hint=spec.idempotent or spec.read_only, open_world_hint=False)
+    return types.Tool(name=spec.name, title=spec.title, description=spec.description,
+                      input_schema=spec.input_schema(), annotations=hints)
+
+
+def _result(data: dict[str, Any]) -> types.CallToolResult:
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=json.loads(text))
+
+
+def _error_result(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+
+
+def _client_name(session: ServerSession) -> str:
+    """The client's self-declared name, made safe for provenance strings ("mcp:<name>")."""
+    info = session.client_params.client_info if session.client_params is not None else None
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", info.name if info is not None else "").strip("-")[:60]
+    return name or "client"
+
+
+# -- resources and the prompt ----------------------------------------------------------------------------
+
+
+@contextmanager
+def _protocol_errors() -> Iterator[None]:
+    """Kenning errors in a resource or prompt request become an invalid-params protocol error."""
+    try:
+        yield
+    except KenningError as exc:
+        raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+
+
+def _resources(kb: Kenning) -> list[types.Resource]:
+    out = [types.Resource(uri=HOT_URI + name, name=name, title=f"Hot memory: {name}", mime_type="text/markdown",
+                          description="Loaded into every session" + (": the user's preferences" if name == "USER.md"
+                                                                     else ": project knowledge and pitfalls"))
+           for name in FILES]
+    seen: set[str] = set()
+    for skill in sorted(kb.skills.index().visible(), key=lambda s: s.name):
+        if skill.name not in seen:
+            seen.add(skill.name)
+            out.append(types.Resource(uri=SKILL_URI + skill.name, name=skill.name, title=f"Skill: {skill.name}",
+                                      description=skill.description, mime_type="text/markdown"))
+    return out
+
+
+def _read(kb: Kenning, uri: str) -> str:
+    if uri.startswith(HOT_URI):
+        name = unquote(uri[len(HOT_URI):])
+        if name not in FILES:
+            raise InvalidInput(f"there is no hot memory file {name!r}; the files are {', '.join(FILES)}")
+        text: str = kb.hot.show(name)["files"][0]["text"]
+        return text
+    if uri.startswith(SKILL_URI):
+        content: str = kb.skills.skill_view(unquote(uri[len(SKILL_URI):]))["content"]
+        return content
+    raise InvalidInput(f"there is no resource {uri!r}; kenning serves {HOT_URI}MEMORY.md, {HOT_URI}USER.md and "
+                       f"{SKILL_URI}<name>")
+
+
+def _task_context(kb: Kenning, arguments: dict[str, Any]) -> str:
+    args = parse_arguments(PROMPT, TOOLS["context_build"].params, arguments)  # the tool's names and checks
+    context = kb.context(args["task"], args["budget_tokens"], scope=args["scope"])
+    return (f"{context.markdown.rstrip()}\n\n---\nUse what applies from the context above for this task: "
+            f"{args['task']}")
+
+
+# -- the client's model ----------------------------------------------------------------------------------
+
+
+class ClientModel:
+    """The MCP client's own model through ``sampling/createMessage`` (``kenning.llm.LLM``).
+
+    ``complete`` runs in the tool's worker thread: it hands the request to the event loop and waits
+    for the client's answer, so the consolidation code stays synchronous. The client pays for and
+    limits these calls, so there is no cost guard here.
+    """
+
+    def __init__(self, session: ServerSession, request_id: Any, client: str) -> None:
+        self.session = session
+        self.request_id = request_id
+        self.name = f"mcp-client/{client}"
+
+    @classmethod
+    def of(cls, ctx: ServerRequestContext[Any], client: str) -> ClientModel | None:
+        """The client's model when this connection can ask for it, else None."""
+        caps = ctx.session.client_capabilities
+        if caps is None or caps.sampling is None or not ctx.session.can_send_request:
+            return None
+        return cls(ctx.session, ctx.request_id, client)
+
+    def complete(self, messages: list[dict[str, str]], *, max_tokens: int | None = None, temperature: float = 0.0,
+                 json_mode: bool = False) -> Completion:
+        system = "\n\n".join(m["content"] for m in messages if m.get("role") == "system")
+        if json_mode:  # sampling has no response format: say it instead
+            system = (system + "\n\n" if system else "") + "Answer with one JSON object and nothing else."
+        turns = [types.SamplingMessage(role="assistant" if m.get("role") == "assistant" else "user",
+                                       content=types.TextContent(text=m["content"]))
+                 for m in messages if m.get("role") != "system"]
+        if not turns:
+            raise InvalidInput("a language model call needs at least one user or assistant message")
+        request = partial(self.session.create_message, turns, max_tokens=max_tokens or SAMPLING_MAX_TOKENS,
+                          system_prompt=system or None, temperature=temperature,
+                          related_request_id=self.request_id)
+        try:
+            result = anyio.from_thread.run(request)
+        except (MCPError, ValidationError) as exc:
+            raise LLMError(f"the MCP client's model did not answer the sampling request: {exc}") from exc
+        text = result.content.text if isinstance(result.content, types.TextContent) else ""
+        stop = result.stop_reason or "unknown"
+        return Completion(text=text, model=result.model or self.name,
+                          prompt_tokens=estimate_tokens(system + "".join(m["content"] for m in messages)),
+                          completion_tokens=estimate_tokens(text),
+                          finish_reason={"maxTokens": "length", "endTurn": "stop"}.get(stop, stop))
+
+
+# -- transports ------------------------------------------------------------------------------------------
+
+
+def check_bind(host: str, allow_remote: bool, token: str | None) -> None:
+    """Refuse to listen beyond this machine unless asked to, and then only behind a token."""
+    if _is_loopback(host):
+        return
+    if not allow_remote:
+        raise InvalidInput(f"refusing to serve on {host!r}: it is not a loopback address, so anyone who can reach "
+                           "this machine could read and change your memory; use --host 127.0.0.1, or pass "
+                           "--allow-remote together with --token (or KENNING_MCP_TOKEN)")
+    if not token:
+        raise InvalidInput(f"--allow-remote on {host!r} needs a bearer token: pass --token or set KENNING_MCP_TOKEN")
+
+
+def _is_loopback(host: str) -> bool:
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class RequireBearer:
+    """ASGI wrapper: every HTTP request needs ``Authorization: Bearer <token>``, else 401."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token.encode("utf-8")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self._authorized(scope):
+            response = JSONResponse({"error": "unauthorized",
+                                     "error_description": "send Authorization: Bearer <the server's token>"},
+                                    status_code=401, headers={"WWW-Authenticate": 'Bearer realm="kenning"'})
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _authorized(self, scope: Scope) -> bool:
+        header = dict(scope.get("headers") or ()).get(b"authorization", b"")
+        scheme, _, given = header.partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self.token)
+
+
+def serve_stdio(kb: Kenning) -> None:
+    """Serve one client over stdin/stdout until it disconnects."""
+    server = build_server(kb)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    _quiet_sampling_warning()
+    anyio.run(main)
+
+
+def serve_http(kb: Kenning, host: str, port: int, token: str | None) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted (call ``check_bind`` first)."""
+    import uvicorn
+
+    app: ASGIApp = build_server(kb).streamable_http_app(host=host)  # DNS-rebinding checks on loopback hosts
+    if token:
+        app = RequireBearer(app, token)
+    _quiet_sampling_warning()
+    anyio.run(uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve)
+
+
+def _quiet_sampling_warning() -> None:
+    # Sampling is deprecated for 2026-07-28 connections only; ClientModel asks on older ones alone.
+    warnings.filterwarnings("ignore", message="The sampling capability is deprecated", category=MCPDeprecationWarning)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kenning")
+    except PackageNotFoundError:
+        return ""

@@ -1,0 +1,455 @@
+"""`kenning install` / `uninstall` on real config files (HOME and the project under tmp_path), and
+the Claude Code hooks run as real `kenning hook` processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from kenning.cli import cli
+from kenning.integrations.hooks import read_new_lines, transcript_messages
+from kenning.integrations.install import install, uninstall
+
+KENNING_ENTRY = {"command": "kenning", "args": ["mcp"]}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's home folder (Path.home() reads HOME)."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    return folder
+
+
+@pytest.fixture
+def proj(tmp_path: Path, home: Path) -> Path:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    return folder
+
+
+def run(*args: str, code: int = 0) -> Result:
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="kenning")
+    assert result.exit_code == code, result.output + repr(result.exception)
+    return result
+
+
+def run_json(*args: str) -> Any:
+    return json.loads(run(*args, "--json").stdout)
+
+
+def write(path: Path, text: str) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path.read_bytes()
+
+
+def backups(path: Path) -> list[Path]:
+    return sorted(path.parent.glob(f"{path.name}.kenning-backup-*"))
+
+
+def kenning_entry(isolated_home: Path, **extra: Any) -> dict[str, Any]:
+    return {**extra, **KENNING_ENTRY, "env": {"KENNING_HOME": str(isolated_home.resolve())}}
+
+
+MCP_JSON = """{
+    "mcpServers": {
+        "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"]}
+    }
+}
+"""
+
+SETTINGS_JSON = """{
+  "model": "opus",
+  "permissions": {
+    "allow": [
+      "Bash(npm test)"
+    ]
+  },
+  "hooks": {
+    "SessionStart": [
+      {
+        "matcher": "startup",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "echo 'branch: main'"
+          }
+        ]
+      }
+    ],
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "./check.sh"
+          }
+        ]
+      }
+    ]
+  }
+}"""
+
+CODEX_TOML = """# Codex settings
+model = "gpt-5"  # the default model
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]   # keep this comment
+
+[mcp_servers.docs.env]
+TOKEN = "x"
+
+# projects I trust
+[projects."/home/me/work"]
+trust_level = "trusted"
+notes = '''
+[mcp_servers.kenning]
+this is text, not a table
+'''
+"""
+
+
+# -- Claude Code ---------------------------------------------------------------------------------------
+
+
+def test_claude_code_project_round_trip_leaves_the_files_byte_identical(proj: Path, isolated_home: Path) -> None:
+    mcp = write(proj / ".mcp.json", MCP_JSON)
+    settings = write(proj / ".claude" / "settings.json", SETTINGS_JSON)
+
+    report = run_json("install", "claude-code", "--project", str(proj))
+
+    assert report["changed"] and report["scope"] == "project"
+    servers = json.loads((proj / ".mcp.json").read_text())["mcpServers"]
+    assert servers["github"]["command"] == "npx"
+    assert servers["kenning"] == kenning_entry(isolated_home, type="stdio")
+    data = json.loads((proj / ".claude" / "settings.json").read_text())
+    assert data["model"] == "opus" and data["permissions"] == {"allow": ["Bash(npm test)"]}
+    session_start = data["hooks"]["SessionStart"]
+    assert session_start[0]["hooks"][0]["command"] == "echo 'branch: main'"  # the user's hook stays first
+    assert "hook session-start --budget" in session_start[1]["hooks"][0]["command"]
+    assert "matcher" not in session_start[1]  # fires on startup, resume, clear and compact
+    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"].endswith("hook pre-compact")
+    end = data["hooks"]["SessionEnd"][0]["hooks"][0]
+    assert end["command"].endswith("hook session-end") and end["timeout"] == 60
+    assert data["hooks"]["PreToolUse"] == json.loads(SETTINGS_JSON)["hooks"]["PreToolUse"]
+    assert (proj / ".mcp.json").read_text().startswith('{\n    "mcpServers"')  # the file's own indentation
+    assert [b.read_bytes() for b in backups(proj / ".mcp.json")] == [mcp]
+    assert [b.read_bytes() for b in backups(proj / ".claude" / "settings.json")] == [settings]
+
+    report = run_json("uninstall", "claude-code", "--project", str(proj))
+
+    assert {c["action"] for f in report["files"] for c in f["changes"]} == {"removed"}
+    assert (proj / ".mcp.json").read_bytes() == mcp
+    assert (proj / ".claude" / "settings.json").read_bytes() == settings
+    assert json.loads((isolated_home / "integrations.json").read_text())["installs"] == {}
+
+
+def test_claude_code_user_scope_uses_claude_json_and_user_settings(home: Path, isolated_home: Path) -> None:
+    claude_json = write(home / ".claude.json", json.dumps(
+        {"numStartups": 12, "projects": {"/w": {"allowedTools": []}}, "mcpServers": {"db": {"command": "db-mcp"}}},
+        indent=2))
+
+    run("install", "claude-code", "--scope", "user")
+
+    data = json.loads((home / ".claude.json").read_text())
+    assert data["numStartups"] == 12 and data["mcpServers"]["db"] == {"command": "db-mcp"}
+    assert data["mcpServers"]["kenning"] == kenning_entry(isolated_home, type="stdio")
+    hooks = json.loads((home / ".claude" / "settings.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "PreCompact", "SessionEnd"}
+    assert not (home / ".claude.json").read_bytes().endswith(b"\n")  # written like the file was (no final newline)
+
+    run("uninstall", "claude-code", "--scope", "user")
+
+    assert (home / ".claude.json").read_bytes() == claude_json
+    assert not (home / ".claude").exists()  # created by install, empty again: removed
+
+
+# -- Cursor and Codex ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_cursor_round_trip_for_each_scope(scope: str, proj: Path, home: Path, isolated_home: Path) -> None:
+    path = (proj if scope == "project" else home) / ".cursor" / "mcp.json"
+    browser = {"browser": {"url": "http://localhost:3000/mcp"}}
+    original = write(path, json.dumps({"mcpServers": browser}, indent="\t") + "\n")
+
+    run("install", "cursor", "--scope", scope, "--project", str(proj))
+
+    servers = json.loads(path.read_text())["mcpServers"]
+    assert servers == {**browser, "kenning": kenning_entry(isolated_home)}
+    assert "\n\t\t\"kenning\"" in path.read_text()  # tabs, as the file had them
+
+    run("uninstall", "cursor", "--scope", scope, "--project", str(proj))
+
+    assert path.read_bytes() == original
+
+
+def test_cursor_install_into_a_project_without_config_is_fully_undone(proj: Path) -> None:
+    run("install", "cursor", "--project", str(proj))
+    assert json.loads((proj / ".cursor" / "mcp.json").read_text())["mcpServers"]["kenning"]["args"] == ["mcp"]
+
+    run("uninstall", "cursor", "--project", str(proj))
+
+    assert list(proj.iterdir()) == []
+
+
+def test_codex_appends_its_table_and_keeps_every_other_byte(home: Path, isolated_home: Path) -> None:
+    path = home / ".codex" / "config.toml"
+    original = write(path, CODEX_TOML)
+
+    run("install", "codex")
+
+    text = path.read_text()
+    assert text.startswith(CODEX_TOML)  # appended: nothing above was rewritten
+    config = tomllib.loads(text)
+    assert config["mcp_servers"]["kenning"] == kenning_entry(isolated_home)
+    assert config["mcp_servers"]["docs"] == {"command": "npx", "args": ["-y", "docs-mcp"], "env": {"TOKEN": "x"}}
+    assert "[mcp_servers.kenning]" in config["projects"]["/home/me/work"]["notes"]
+
+    run("uninstall", "codex")
+
+    assert path.read_bytes() == original
+
+
+def test_codex_replaces_a_table_of_the_same_name_and_puts_it_back(home: Path, isolated_home: Path) -> None:
+    theirs = ('[mcp_servers.kenning]\ncommand = "/opt/old/kenning"\nargs = ["serve"]\n'
+              '[mcp_servers.kenning.env]\nX = "1"\n')
+    before, after = CODEX_TOML.split("# projects I trust\n")
+    path = home / ".codex" / "config.toml"
+    original = write(path, before + theirs + "\n# projects I trust\n" + after)
+
+    report = run_json("install", "codex")
+
+    assert report["files"][0]["changes"] == [{"change": "[mcp_servers.kenning]", "action": "replaced"}]
+    text = path.read_text()
+    assert text.startswith(before) and text.endswith("\n# projects I trust\n" + after)
+    assert tomllib.loads(text)["mcp_servers"]["kenning"] == kenning_entry(isolated_home)
+
+    report = run_json("uninstall", "codex")
+
+    assert report["files"][0]["changes"][0]["action"] == "restored"
+    assert path.read_bytes() == original
+
+
+def test_codex_project_scope_writes_the_projects_codex_config(proj: Path) -> None:
+    run("install", "codex", "--scope", "project", "--project", str(proj))
+    config = tomllib.loads((proj / ".codex" / "config.toml").read_text())
+    assert config["mcp_servers"]["kenning"]["command"] == "kenning"
+
+    run("uninstall", "codex", "--scope", "project", "--project", str(proj))
+
+    assert not (proj / ".codex").exists()
+
+
+# -- safety --------------------------------------------------------------------------------------------
+
+
+def test_installing_twice_changes_nothing_the_second_time(proj: Path, isolated_home: Path) -> None:
+    write(proj / ".mcp.json", MCP_JSON)
+    run("install", "claude-code", "--project", str(proj))
+    files = [proj / ".mcp.json", proj / ".claude" / "settings.json", isolated_home / "integrations.json"]
+    state = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    saved = backups(proj / ".mcp.json")
+
+    report = run_json("install", "claude-code", "--project", str(proj))
+
+    assert not report["changed"]
+    assert {c["action"] for f in report["files"] for c in f["changes"]} == {"unchanged"}
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == state
+    assert backups(proj / ".mcp.json") == saved
+    assert "already installed" in run("install", "claude-code", "--project", str(proj)).stdout
+
+
+@pytest.mark.parametrize("client, name, text", [
+    ("claude-code", ".mcp.json", '{"mcpServers": {"github": {"command": "npx",}}}'),
+    ("claude-code", ".mcp.json", '{"mcpServers": {"a": {}}, "mcpServers": {"b": {}}}'),
+    ("cursor", ".cursor/mcp.json", '{"mcpServers": ["not", "an", "object"]}'),
+    ("codex", ".codex/config.toml", 'model = "gpt-5"\n[mcp_servers.docs\ncommand = "npx"\n'),
+])
+def test_a_malformed_config_is_refused_and_left_untouched(client: str, name: str, text: str, proj: Path,
+                                                          isolated_home: Path) -> None:
+    path = proj / name
+    original = write(path, text)
+    scope = ["--scope", "project"] if client == "codex" else []
+
+    result = run("install", client, *scope, "--project", str(proj), code=2)
+
+    assert str(path) in result.output and "Error:" in result.output
+    assert path.read_bytes() == original
+    assert backups(path) == []
+    assert not (proj / ".claude").exists()  # refused before any other file of the install was written
+    assert not (isolated_home / "integrations.json").exists()
+
+
+def test_uninstall_keeps_the_edits_made_since_install(proj: Path) -> None:
+    write(proj / ".mcp.json", MCP_JSON)
+    write(proj / ".claude" / "settings.json", SETTINGS_JSON)
+    run("install", "claude-code", "--project", str(proj))
+    mcp = json.loads((proj / ".mcp.json").read_text())
+    mcp["mcpServers"]["sentry"] = {"command": "sentry-mcp"}
+    (proj / ".mcp.json").write_text(json.dumps(mcp, indent=2))  # the user's editor rewrites the whole file
+    settings = json.loads((proj / ".claude" / "settings.json").read_text())
+    settings["theme"] = "dark"
+    settings["hooks"]["SessionEnd"].append({"hooks": [{"type": "command", "command": "notify-send bye"}]})
+    settings["hooks"]["PreCompact"][0]["hooks"][0]["timeout"] = 300  # the user tuned kenning's own hook
+    mine = {"type": "command", "command": "git status --short"}
+    settings["hooks"]["SessionStart"][1]["hooks"].append(mine)  # ... and put a handler of theirs in its group
+    (proj / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
+
+    report = run_json("uninstall", "claude-code", "--project", str(proj))
+
+    actions = {c["change"]: c["action"] for f in report["files"] for c in f["changes"]}
+    assert actions == {"mcpServers.kenning": "removed", "hooks.SessionStart": "removed",
+                       "hooks.PreCompact": "kept: changed since install", "hooks.SessionEnd": "removed"}
+    servers = json.loads((proj / ".mcp.json").read_text())["mcpServers"]
+    assert set(servers) == {"github", "sentry"}
+    after = json.loads((proj / ".claude" / "settings.json").read_text())
+    assert after["theme"] == "dark" and after["model"] == "opus"
+    assert after["hooks"]["SessionEnd"] == [{"hooks": [{"type": "command", "command": "notify-send bye"}]}]
+    assert after["hooks"]["SessionStart"] == [*json.loads(SETTINGS_JSON)["hooks"]["SessionStart"], {"hooks": [mine]}]
+    assert after["hooks"]["PreCompact"][0]["hooks"][0]["timeout"] == 300  # no longer what install wrote: kept
+
+
+def test_uninstall_puts_back_a_value_install_replaced(proj: Path) -> None:
+    theirs = {"command": "/opt/old/kenning", "args": ["serve"]}
+    write(proj / ".cursor" / "mcp.json", json.dumps({"mcpServers": {"kenning": theirs}}, indent=2))
+    report = run_json("install", "cursor", "--project", str(proj))
+    assert report["files"][0]["changes"] == [{"change": "mcpServers.kenning", "action": "replaced"}]
+    data = json.loads((proj / ".cursor" / "mcp.json").read_text())
+    data["mcpServers"]["other"] = {"command": "other-mcp"}
+    (proj / ".cursor" / "mcp.json").write_text(json.dumps(data))
+
+    run("uninstall", "cursor", "--project", str(proj))
+
+    assert json.loads((proj / ".cursor" / "mcp.json").read_text()) == {
+        "mcpServers": {"kenning": theirs, "other": {"command": "other-mcp"}}}
+
+
+def test_an_updated_install_keeps_edits_made_between_the_installs(proj: Path, isolated_home: Path) -> None:
+    path = proj / ".cursor" / "mcp.json"
+    install("cursor", "project", proj, isolated_home, None)
+    data = json.loads(path.read_text())
+    data["mcpServers"]["other"] = {"command": "other-mcp"}
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+    report = install("cursor", "project", proj, isolated_home, Path("/srv/kenning"))  # e.g. another data directory
+
+    assert report.files[0].changes == [{"change": "mcpServers.kenning", "action": "updated"}]
+    uninstall("cursor", "project", proj, isolated_home)
+    assert json.loads(path.read_text()) == {"mcpServers": {"other": {"command": "other-mcp"}}}
+
+
+def test_dry_run_and_generic_write_nothing(proj: Path, home: Path, isolated_home: Path) -> None:
+    report = run_json("install", "claude-code", "--project", str(proj), "--dry-run")
+    assert report["dry_run"] and report["changed"]
+    assert {c["action"] for f in report["files"] for c in f["changes"]} == {"added"}
+
+    generic = json.loads(run("install", "generic").stdout)
+
+    assert generic == {"mcpServers": {"kenning": kenning_entry(isolated_home)}}
+    assert list(proj.iterdir()) == [] and list(home.iterdir()) == []
+    assert not isolated_home.exists()
+
+
+def test_uninstall_of_what_was_never_installed_says_so(proj: Path) -> None:
+    result = run("uninstall", "cursor", "--project", str(proj), code=1)
+    assert "was not installed" in result.output and "integrations.json" in result.output
+
+
+# -- hooks ---------------------------------------------------------------------------------------------
+
+
+def hook(event: str, payload: str) -> subprocess.CompletedProcess[str]:
+    """`kenning hook EVENT` as Claude Code runs it: a process with the event's JSON on stdin."""
+    return subprocess.run([sys.executable, "-c", "from kenning.cli import main; main()", "hook", event],
+                          input=payload, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+
+
+def transcript(path: Path) -> Path:
+    lines = [
+        {"type": "summary", "summary": "Staging database", "leafUuid": "u0"},
+        {"type": "user", "isSidechain": False, "timestamp": "2026-11-30T09:00:00.000Z",
+         "message": {"role": "user", "content": "Remember that the staging database is db-stg.internal."}},
+        {"type": "assistant", "timestamp": "2026-11-30T09:00:04.000Z", "message": {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "note it"},
+            {"type": "text", "text": "Noted: staging is db-stg.internal."}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ping db-stg.internal"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "64 bytes from 10.0.0.5"}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "It answers."}]}},
+        {"type": "user", "isSidechain": True, "message": {"role": "user", "content": "a subagent's prompt"}},
+        {"type": "user", "isMeta": True, "message": {"role": "user", "content": "Caveat: local commands"}},
+        {"type": "user", "message": {"role": "user", "content": "<command-name>/compact</command-name>"}},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_transcript_lines_become_user_and_assistant_messages(tmp_path: Path) -> None:
+    path = transcript(tmp_path / "t.jsonl")
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"type": "user", "message": {"role": "user", "content": "still being wri')  # no newline yet
+
+    lines, offset = read_new_lines(path, 0)
+
+    assert [(m["role"], m["content"]) for m in transcript_messages(lines)] == [
+        ("user", "Remember that the staging database is db-stg.internal."),
+        ("assistant", "Noted: staging is db-stg.internal.\n\nIt answers."),
+    ]
+    assert offset == len(path.read_bytes()) - len(path.read_bytes().rsplit(b"\n", 1)[1])
+    assert read_new_lines(path, offset) == ([], offset)
+
+
+def test_session_start_hook_prints_the_context_for_the_working_directory(proj: Path) -> None:
+    write(proj / ".git" / "HEAD", "ref: refs/heads/fix-login-timeout\n")
+
+    done = hook("session-start", json.dumps({"session_id": "s1", "cwd": str(proj), "hook_event_name": "SessionStart",
+                                             "source": "startup"}))
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# Context for: proj (git branch fix-login-timeout)")
+
+
+def test_session_end_hook_consolidates_the_transcript_once(proj: Path, isolated_home: Path, tmp_path: Path) -> None:
+    payload = json.dumps({"session_id": "s1", "transcript_path": str(transcript(tmp_path / "s1.jsonl")),
+                          "cwd": str(proj), "hook_event_name": "SessionEnd", "reason": "other"})
+
+    done = hook("session-end", payload)
+
+    assert done.returncode == 0, done.stderr
+    assert "consolidated 2 messages without a model" in done.stdout
+    history = (isolated_home / "HISTORY.md").read_text(encoding="utf-8")
+    assert "db-stg.internal" in history
+
+    again = hook("pre-compact", payload.replace("SessionEnd", "PreCompact"))
+
+    assert again.returncode == 0 and "nothing new" in again.stdout
+    assert (isolated_home / "HISTORY.md").read_text(encoding="utf-8") == history
+
+
+@pytest.mark.parametrize("event, payload", [
+    ("session-start", "this is not json"),
+    ("session-end", '["a", "list"]'),
+    ("pre-compact", '{"session_id": "s1", "transcript_path": "/nowhere/t.jsonl"}'),
+    ("no-such-event", "{}"),
+])
+def test_a_hook_never_fails_the_agent(event: str, payload: str, isolated_home: Path) -> None:
+    done = hook(event, payload)
+
+    assert done.returncode == 0
+    assert done.stdout == "" and done.stderr.startswith(f"kenning {event} hook:")
+    assert event in (isolated_home / "logs" / "hooks.log").read_text(encoding="utf-8")

@@ -1,0 +1,337 @@
+"""`kenning mcp` driven by the MCP SDK's own client: one stdio server for the tools, resources and
+prompt (on the handshake protocol, so that it can lend its model through sampling), one HTTP server
+behind a bearer token, and the refusal of a non-loopback host."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import mcp.types as types
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from kenning import Kenning
+from kenning.config import MCPConfig, load_settings
+from kenning.errors import Forbidden
+from kenning.mcp.tools import Caller, run_tool
+
+KENNING = [sys.executable, "-c", "from kenning.cli import main; main()"]  # the console script, wherever installed
+TOOLS = {"skills_list", "skill_view", "skill_manage", "skills_search", "skill_feedback", "memory_remember",
+         "memory_recall", "memory_supersede", "memory_forget", "memory_pin", "lesson_record", "lessons_for",
+         "entity_upsert", "entity_get", "notes_write", "notes_search", "hot_memory", "context_build",
+         "session_consolidate"}
+SKILL_MD = """---
+name: {name}
+description: Roll back a failed web deployment to the previous release and check that it is healthy.
+---
+
+# Steps
+1. Run `deployctl rollback --to previous`.
+2. Check the health endpoint until it answers 200.
+"""
+MODEL_ANSWER = {"history_entry": "[2026-11-30 10:00] The user explained that the web app ships as blue-green releases.",
+                "memory_update": [], "lessons": [], "entities": [], "skill_draft": None,
+                "facts": [{"text": "The web app ships as blue-green releases", "category": "project",
+                           "importance": 0.6}]}
+
+
+class Connection:
+    """A connected SDK client, called from synchronous tests through a blocking portal."""
+
+    def __init__(self, portal: BlockingPortal, client: Client) -> None:
+        self.portal = portal
+        self.client = client
+
+    def call(self, name: str, args: dict[str, Any]) -> types.CallToolResult:
+        return self.portal.call(self.client.call_tool, name, args)
+
+    def ok(self, tool: str, /, **args: Any) -> dict[str, Any]:
+        result = self.call(tool, args)
+        assert not result.is_error, result.content[0].text
+        data = json.loads(result.content[0].text)
+        assert data == result.structured_content
+        return data
+
+    def error(self, tool: str, /, **args: Any) -> str:
+        result = self.call(tool, args)
+        assert result.is_error, result.content
+        text = result.content[0].text
+        assert "Traceback" not in text and "kenning failed unexpectedly" not in text, text
+        return text
+
+
+@pytest.fixture(scope="module")
+def server_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("mcp") / "home"
+    skill = home / "skills" / "web-rollback"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(SKILL_MD.format(name="web-rollback"), encoding="utf-8")
+    return home
+
+
+@pytest.fixture(scope="module")
+def sampled() -> list[types.CreateMessageRequestParams]:
+    return []
+
+
+@pytest.fixture(scope="module")
+def stdio(server_home: Path, sampled: list[types.CreateMessageRequestParams]) -> Iterator[Connection]:
+    async def sampling(ctx: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        sampled.append(params)
+        return types.CreateMessageResult(role="assistant", model="test-model", stop_reason="endTurn",
+                                         content=types.TextContent(text=json.dumps(MODEL_ANSWER)))
+
+    project = server_home.parent / "project"
+    project.mkdir()
+    params = StdioServerParameters(command=KENNING[0], args=[*KENNING[1:], "mcp"], cwd=project,
+                                   env={"KENNING_HOME": str(server_home)})
+    # "legacy": the initialize handshake, on which a server may send sampling requests
+    client = Client(params, mode="legacy", sampling_callback=sampling, read_timeout_seconds=120)
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(client) as connected:
+        yield Connection(portal, connected)
+
+
+def test_lists_every_tool_with_a_description_saying_when_and_hints(stdio: Connection) -> None:
+    tools = {t.name: t for t in stdio.portal.call(stdio.client.list_tools).tools}
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert tool.description and tool.annotations is not None, tool.name
+        assert tool.annotations.read_only_hint is not None and tool.annotations.destructive_hint is not None
+        assert tool.input_schema["type"] == "object"
+    assert "Call at the start of a session or task" in tools["context_build"].description
+    assert "Call after something failed or succeeded unexpectedly" in tools["lesson_record"].description
+    assert "Call when the user states a durable preference or fact" in tools["memory_remember"].description
+    assert tools["memory_recall"].annotations.read_only_hint is True
+    assert tools["memory_forget"].annotations.destructive_hint is True
+    assert tools["memory_remember"].annotations.destructive_hint is False
+    assert tools["memory_recall"].input_schema["required"] == ["query"]
+
+
+def test_memory_tools_remember_recall_supersede_pin_and_forget(stdio: Connection) -> None:
+    fact = stdio.ok("memory_remember", text="The staging database lives on db-07", tags="db, staging",
+                    category="project")["fact"]
+    assert fact["tags"] == ["db", "staging"] and fact["source"] == "mcp:mcp"
+    hits = stdio.ok("memory_recall", q="where is the staging database", k="3")["hits"]
+    assert hits[0]["id"] == fact["id"]
+
+    new = stdio.ok("memory_supersede", id=fact["id"], content="The staging database moved to db-09")["fact"]
+    hits = stdio.ok("memory_recall", query="staging database host", k=5, kinds="fact")["hits"]
+    assert new["id"] in [h["id"] for h in hits] and fact["id"] not in [h["id"] for h in hits]
+
+    assert stdio.ok("memory_pin", item_id=new["id"], reason="asked to keep")["fact"]["pinned"] is True
+    stale = stdio.ok("memory_forget", stale="true", days=0, dry_run=True)
+    assert stale["dry_run"] is True and new["id"] not in [f["id"] for f in stale["facts"]]
+    assert stdio.ok("memory_forget", id=new["id"])["deleted"]["id"] == new["id"]
+    assert "no" in stdio.error("memory_pin", id=new["id"]).lower()
+
+
+def test_lessons_and_entities(stdio: Connection) -> None:
+    stdio.ok("lesson_record", action="ran the migration by hand", context="deploying the billing service",
+             outcome="Negative", insight="always run migrations from CI")
+    stdio.ok("lesson_record", action="used the canary", context="deploying the billing service",
+             outcome="positive", insight="canaries catch bad configs")
+    found = stdio.ok("lessons_for", context="deploy billing", k=5)["lessons"]
+    assert [x["outcome"] for x in found][:2] == ["negative", "positive"]
+    assert stdio.ok("lessons_for", task="deploy billing", outcome="positive")["lessons"][0]["insight"] == \
+        "canaries catch bad configs"
+
+    stdio.ok("entity_upsert", name="Zhang Wei", type="person", aliases=["张伟"], attrs='{"team": "billing"}')
+    entity = stdio.ok("entity_get", name="张伟")["entity"]
+    assert entity["name"] == "Zhang Wei" and entity["attributes"] == {"team": "billing"}
+
+
+def test_notes_and_hot_memory(stdio: Connection) -> None:
+    stdio.ok("notes_write", text="rolled back the 14:00 release: the health check failed")
+    hits = stdio.ok("notes_search", q="why did we roll back", days_back="7")["hits"]
+    assert "health check failed" in hits[0]["text"]
+
+    added = stdio.ok("hot_memory", action="add", text="Never roll out on Friday afternoon", section="pitfalls")
+    assert added["file"] == "MEMORY.md"
+    stdio.ok("hot_memory", action="add", text="Rollouts need a second reviewer", section="project")
+    assert "2 hot entries contain 'roll'" in stdio.error("hot_memory", action="remove", old="roll")
+    stdio.ok("hot_memory", action="replace", old="second reviewer", text="Rollouts need two reviewers")
+    shown = stdio.ok("hot_memory")["files"]
+    memory = next(f for f in shown if f["file"] == "MEMORY.md")["text"]
+    assert "two reviewers" in memory and "second reviewer" not in memory
+    stdio.ok("hot_memory", action="remove", text="two reviewers")
+
+
+def test_skill_tools_read_search_and_feedback(stdio: Connection) -> None:
+    listed = stdio.ok("skills_list")
+    assert {"kenning-memory", "web-rollback"} <= {s["name"] for s in listed["skills"]}
+    view = stdio.ok("skill_view", skill="web-rollback")
+    assert "deployctl rollback" in view["content"]
+    found = stdio.ok("skills_search", query="undo a broken release", k="3")["skills"]
+    assert found[0]["name"] == "web-rollback"
+    assert stdio.ok("skill_feedback", name="web-rollback", outcome="not relevant", comment="wrong service")[
+        "outcome"] == "not-relevant"
+
+
+def test_skill_writes_from_a_client_are_drafts_awaiting_approval(stdio: Connection, server_home: Path,
+                                                                 embedder: Any) -> None:
+    made = stdio.ok("skill_manage", action="create", name="db-restore",
+                    content=SKILL_MD.format(name="db-restore").replace("web deployment", "database backup"))
+    assert made["status"] == "draft" and made["live"] is False and "NOT created" in made["message"]
+    assert "db-restore" not in {s["name"] for s in stdio.ok("skills_list")["skills"]}
+    assert "no skill" in stdio.error("skill_view", name="db-restore").lower()
+
+    patched = stdio.ok("skill_manage", action="patch", skill="web-rollback", old="until it answers 200",
+                       new="until it answers 200 three times")
+    assert patched["status"] == "draft" and patched["draft"]["action"] == "edit"
+    assert "three times" not in stdio.ok("skill_view", name="web-rollback")["content"]  # the live skill is unchanged
+
+    with Kenning.open(server_home, embedder=embedder) as kb:
+        drafts = {d.name: d for d in kb.drafts.list()}
+    assert drafts["db-restore"].action == "create" and drafts["db-restore"].origin == "mcp:mcp"
+    assert "three times" in (drafts[patched["draft"]["name"]].path / "SKILL.md").read_text(encoding="utf-8")
+
+    refused = stdio.error("skill_manage", action="delete", name="web-rollback")
+    assert "direct_skill_writes" in refused
+    assert "read-only" in stdio.error("skill_manage", action="edit", name="kenning-memory",
+                                      content=SKILL_MD.format(name="kenning-memory"))
+
+
+def test_bad_arguments_are_clean_tool_errors(stdio: Connection) -> None:
+    assert "memory_recall needs query" in stdio.error("memory_recall", k=3)
+    assert "k must be a whole number" in stdio.error("memory_recall", query="x", k="five")
+    assert "must be text" in stdio.error("memory_remember", content={"not": "text"})
+    assert "does not take 'querry'" in stdio.error("memory_recall", querry="x")
+    assert "no skill" in stdio.error("skill_view", name="no-such-skill").lower()
+    assert "must be one of" in stdio.error("hot_memory", action="wipe")
+    assert "there is no tool" in stdio.error("memory_erase", id="f_1")
+
+
+def test_context_build_resources_and_prompt(stdio: Connection) -> None:
+    stdio.ok("hot_memory", action="add", text="The API server listens on port 9090", section="project")
+    context = stdio.ok("context_build", text="change the API port", budget="800")
+    assert "port 9090" in context["markdown"] and context["tokens"] <= 800
+
+    uris = {str(r.uri) for r in stdio.portal.call(stdio.client.list_resources).resources}
+    assert {"kenning://hot/MEMORY.md", "kenning://hot/USER.md", "kenning://skills/web-rollback"} <= uris
+    memory = stdio.portal.call(stdio.client.read_resource, "kenning://hot/MEMORY.md")
+    assert "port 9090" in memory.contents[0].text
+    skill = stdio.portal.call(stdio.client.read_resource, "kenning://skills/web-rollback")
+    assert "deployctl rollback" in skill.contents[0].text
+    with pytest.raises(MCPError, match="no skill"):
+        stdio.portal.call(stdio.client.read_resource, "kenning://skills/no-such-skill")
+
+    prompts = stdio.portal.call(stdio.client.list_prompts).prompts
+    assert [p.name for p in prompts] == ["task_context"]
+    prompt = stdio.portal.call(stdio.client.get_prompt, "task_context", {"task": "change the API port"})
+    assert "port 9090" in prompt.messages[0].content.text
+
+
+def test_session_consolidate_borrows_the_clients_model(stdio: Connection,
+                                                       sampled: list[types.CreateMessageRequestParams]) -> None:
+    messages = [{"role": "user", "content": "We always ship the web app as blue-green releases."},
+                {"role": "assistant", "content": "Understood."}]
+    report = stdio.ok("session_consolidate", conversation=messages)
+    assert report["success"] and report["mode"] == "model" and report["model"] == "mcp-client/mcp"
+    assert "JSON" in (sampled[-1].system_prompt or "") and sampled[-1].max_tokens > 0
+    hits = stdio.ok("memory_recall", query="how is the web app released", k=3)["hits"]
+    assert hits[0]["content"] == "The web app ships as blue-green releases"
+
+    said = [{"role": "user", "content": "remember that the VPN needs a hardware key"}]
+    fallback = stdio.ok("session_consolidate", messages=json.dumps(said), model="fallback")  # a list sent as text
+    assert fallback["mode"] == "fallback" and len(sampled) == 1
+    assert "configured" in stdio.error("session_consolidate", messages=messages, model="configured")
+
+
+# -- streamable HTTP ---------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            _, err = process.communicate()
+            raise AssertionError(f"the server exited with {process.returncode}: {err!r}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the server did not listen on port {port} within {timeout:g} s")
+
+
+def _env(home: Path) -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items() if k != "KENNING_MCP_TOKEN"}, "KENNING_HOME": str(home)}
+
+
+def test_http_serves_tools_behind_a_bearer_token(tmp_path: Path) -> None:
+    port = _free_port()
+    env = _env(tmp_path / "home")
+    process = subprocess.Popen([*KENNING, "mcp", "--http", "--port", str(port), "--token", "s3cret"], env=env,
+                               cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for_port(port, process)
+        url = f"http://127.0.0.1:{port}/mcp"
+        refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                              headers={"Accept": "application/json, text/event-stream"})
+        assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith("Bearer")
+
+        async def session() -> tuple[set[str], dict[str, Any]]:
+            http = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}, timeout=60)
+            async with http, Client(streamable_http_client(url, http_client=http)) as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                added = await client.call_tool("hot_memory", {"action": "add", "text": "Prefers short answers",
+                                                              "section": "user"})
+                return names, json.loads(added.content[0].text)
+
+        with start_blocking_portal() as portal:
+            names, added = portal.call(session)
+        assert names == TOOLS and added["file"] == "USER.md"
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_http_refuses_a_non_loopback_host_unless_allowed_with_a_token(tmp_path: Path) -> None:
+    env = _env(tmp_path / "home")
+    refused = subprocess.run([*KENNING, "mcp", "--http", "--host", "0.0.0.0"], env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert refused.returncode == 2 and "not a loopback address" in refused.stderr
+    assert "--allow-remote" in refused.stderr and "Traceback" not in refused.stderr
+    no_token = subprocess.run([*KENNING, "mcp", "--http", "--host", "0.0.0.0", "--allow-remote"], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert no_token.returncode == 2 and "needs a bearer token" in no_token.stderr
+    assert not (tmp_path / "home" / "kenning.db").exists()  # refused before the store was opened
+
+
+# -- configuration -------------------------------------------------------------------------------------------
+
+
+def test_direct_skill_writes_is_read_from_kenning_toml(tmp_path: Path) -> None:
+    assert load_settings(tmp_path).mcp.direct_skill_writes is False
+    (tmp_path / "kenning.toml").write_text("[mcp]\ndirect_skill_writes = true\n", encoding="utf-8")
+    assert load_settings(tmp_path).mcp.direct_skill_writes is True
+
+
+def test_direct_skill_writes_apply_skill_changes_at_once(kb: Kenning) -> None:
+    caller = Caller(kb, client="tester")
+    with pytest.raises(Forbidden, match="direct_skill_writes"):
+        run_tool("skill_manage", {"action": "delete", "name": "kenning-memory"}, caller)
+    kb.settings = dataclasses.replace(kb.settings, mcp=MCPConfig(direct_skill_writes=True))
+    made = run_tool("skill_manage", {"action": "create", "name": "web-rollback",
+                                     "content": SKILL_MD.format(name="web-rollback")}, caller)
+    assert made["action"] == "create" and "status" not in made
+    assert kb.skills.get("web-rollback").source == "user" and kb.drafts.list() == []
