@@ -182,3 +182,14 @@ def test_an_unwritable_cache_folder_only_costs_speed(kb: Kenning) -> None:
     result = kb.skills.skills_catalog(800)
     assert result["success"] and kb.skills.skills_catalog(800)["cached"] is True
     assert os.path.isfile(kb.settings.cache_dir)
+
+
+def test_an_in_place_edit_of_the_same_size_is_noticed(kb: Kenning) -> None:
+    write_skill(kb.settings.skills_dir, "same-size", "Alpha version of the text.", category="misc")
+    assert "Alpha version" in kb.skills.skills_catalog(800)["text"]
+    path = kb.settings.skills_dir / "misc" / "same-size" / "SKILL.md"
+    text = path.read_text(encoding="utf-8").replace("Alpha", "Omega")
+    with path.open("r+", encoding="utf-8") as fh:  # written in place: the folders' times do not change
+        fh.write(text)
+    assert "Omega version" in kb.skills.skills_catalog(800)["text"]
+    assert any("Omega version" in s["description"] for s in kb.skills.skills_list()["skills"])

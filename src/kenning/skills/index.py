@@ -26,6 +26,7 @@ from ..errors import Conflict, InvalidInput, NotFound
 from .frontmatter import READ_MAX_BYTES, parse_front_matter, skill_from_front_matter
 from .model import SKILL_FILE, Diagnostic, Skill
 from .sources import SOURCE_NAMES, Found, Source, scan
+from .watch import FolderWatch
 
 
 @dataclass(frozen=True)
@@ -174,24 +175,57 @@ class Loader:
         self._index: SkillIndex | None = None
         self._scanned: _Scanned | None = None
         self.manifest = Manifest(())
+        self._watch: FolderWatch | None = None
+        self._watched: Manifest | None = None  # the manifest the folder watch vouches for
+        self._stat_only: tuple[tuple[str, Stamp], ...] = ()  # paths a folder watch cannot see
 
     def invalidate(self) -> None:
         self._parsed.clear()
         self._index = None
         self._scanned = None
+        self._unwatch()
+
+    def _still(self, manifest: Manifest) -> bool:
+        """Whether the files still match ``manifest``: asked of the folder watch when it covers it
+        (plus a ``stat`` of the few paths it cannot see), else a ``stat`` of every path."""
+        if self._watch is not None and self._watched is manifest:
+            return not self._watch.changed() and all(stamp_of(p) == s for p, s in self._stat_only)
+        return manifest.unchanged()
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+        self._watch, self._watched = None, None
+
+    def _watch_for(self, manifest: Manifest) -> None:
+        """Watch the folders of ``manifest``. The watch starts after the walk, so the manifest is
+        checked once more; if something moved in between, no watch (the next call walks again)."""
+        self._unwatch()
+        folders, stat_only = [], []
+        for path, stamp in manifest.entries:
+            if stamp is None or (path.endswith(SKILL_FILE) and os.path.islink(path)):
+                stat_only.append((path, stamp))  # a missing root, a linked SKILL.md
+            else:
+                folders.append(os.path.dirname(path) if path.endswith(SKILL_FILE) else path)
+        watch = FolderWatch.start(dict.fromkeys(folders))
+        if watch is not None and manifest.unchanged():
+            self._watch, self._watched, self._stat_only = watch, manifest, tuple(stat_only)
+        elif watch is not None:
+            watch.close()
 
     def current_manifest(self) -> Manifest:
         """The manifest of the folders as they are now; walks them when something changed, but parses nothing."""
-        if self._index is not None and self.manifest.unchanged():
+        if self._index is not None and self._still(self.manifest):
             return self.manifest
-        if self._scanned is None or not self._scanned.manifest.unchanged():
+        if self._scanned is None or not self._still(self._scanned.manifest):
             self._scanned = self._scan()
+            self._watch_for(self._scanned.manifest)
         return self._scanned.manifest
 
     def load(self) -> SkillIndex:
-        if self._index is not None and self.manifest.unchanged():
+        if self._index is not None and self._still(self.manifest):
             return self._index
-        scanned = self._scanned if self._scanned is not None and self._scanned.manifest.unchanged() else self._scan()
+        scanned = self._scanned if self._scanned is not None and self._still(self._scanned.manifest) else self._scan()
         self._scanned = None
         skills: list[Skill] = []
         notes = list(scanned.notes)
@@ -208,6 +242,8 @@ class Loader:
         self._parsed = parsed
         self.manifest = scanned.manifest
         self._index = SkillIndex(self.sources, tuple(skills), tuple(notes))
+        if self._watched is not self.manifest:
+            self._watch_for(self.manifest)
         return self._index
 
     def _scan(self) -> _Scanned:
