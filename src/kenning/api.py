@@ -125,6 +125,10 @@ class Kenning:
 
         return make_llm(self.settings.llm)
 
+    def _model(self, llm: LLM | None | bool) -> LLM | None:
+        """``True``: the configured model; ``None`` / ``False``: none (the fallback); else that one."""
+        return self.llm if llm is True else (llm or None)
+
     @cached_property
     def drafts(self) -> Drafts:
         """Skill drafts proposed by consolidation, waiting for a person (``kenning skill drafts``)."""
@@ -139,16 +143,14 @@ class Kenning:
         configured model (True), another one, or None / False for the deterministic fallback."""
         from .consolidate import Consolidator
 
-        model = self.llm if llm is True else (llm or None)
-        return Consolidator(self, model).run(messages, scope=check_scope(scope))
+        return Consolidator(self, self._model(llm)).run(messages, scope=check_scope(scope))
 
     def session(self, *, scope: str = DEFAULT_SCOPE, memory_window: int = 50, llm: LLM | None | bool = True,
                 session_id: str | None = None) -> Session:
         """A conversation session that consolidates its older messages in the background."""
         from .consolidate import Consolidator, Session
 
-        model = self.llm if llm is True else (llm or None)
-        return Session(Consolidator(self, model), scope=check_scope(scope), memory_window=memory_window,
+        return Session(Consolidator(self, self._model(llm)), scope=check_scope(scope), memory_window=memory_window,
                        session_id=session_id)
 
     @cached_property

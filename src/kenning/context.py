@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
 from .models import Entity, Fact, Lesson
+from .records import item_from_row
 from .retrieval import check_query
 from .text import normalize
 from .tokens import count_tokens
@@ -241,14 +242,8 @@ def mentioned_entities(kb: Kenning, text: str, scope: str) -> list[Entity]:
                 rowids.append(rowid)
         elif key in plain:
             rowids.append(rowid)
-    out = []
-    for rowid in rowids:
-        row = kb.store.get_rowid(rowid)
-        if row is not None:
-            entity = kb.get(str(row["id"]))
-            if isinstance(entity, Entity):
-                out.append(entity)
-    return out
+    rows = (kb.store.get_rowid(rowid) for rowid in rowids)
+    return [e for e in (item_from_row(r) for r in rows if r is not None) if isinstance(e, Entity)]
 
 
 def _entities(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:

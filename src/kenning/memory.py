@@ -29,7 +29,10 @@ from .gate import Gate, Novelty, Scrub
 from .gate.importance import CATEGORY_IMPORTANCE as CATEGORY_IMPORTANCE  # moved to the gate; kept here too
 from .gate.importance import EMPHASIS, score
 from .gate.importance import infer_importance as infer_importance
-from .models import CATEGORIES, DEFAULT_SCOPE, Fact, Item
+from .checks import MAX_SCOPE as MAX_SCOPE  # the checks every kind shares; imported from here too
+from .checks import MAX_TAGS as MAX_TAGS
+from .checks import check_category, check_scope, check_tags, check_unit
+from .models import DEFAULT_SCOPE, Fact, Item
 from .records import item_from_row
 from .store import Store
 from .text import clean_content, content_key, segment
@@ -38,8 +41,6 @@ from .timeutil import parse_when, to_epoch, utcnow
 HIGH_IMPORTANCE = 0.7
 _EMPHASIS = EMPHASIS  # the name the hot tier imports
 _PREFIX = {"fact": "f", "lesson": "l", "entity": "e"}
-MAX_TAGS = 50
-MAX_SCOPE = 200
 
 When = datetime | date | str | float | int | None
 
@@ -49,50 +50,6 @@ When = datetime | date | str | float | int | None
 
 def new_id(kind: str) -> str:
     return f"{_PREFIX[kind]}_{secrets.token_hex(6)}"
-
-
-def check_scope(scope: object) -> str:
-    if not isinstance(scope, str) or not scope.strip():
-        raise InvalidInput(f"scope must be a non-empty name such as 'default' or 'user:alice', got {scope!r}")
-    scope = scope.strip()
-    if len(scope) > MAX_SCOPE or "\x00" in scope:
-        raise InvalidInput(f"scope {scope[:40]!r}… is too long or contains a NUL byte (limit {MAX_SCOPE} chars)")
-    return scope
-
-
-def check_tags(tags: object) -> list[str]:
-    if tags is None:
-        return []
-    if isinstance(tags, str):
-        tags = [t for t in tags.split(",")]
-    if not isinstance(tags, list | tuple | set | frozenset):
-        raise InvalidInput(f"tags must be a list of words, got {type(tags).__name__}")
-    out: list[str] = []
-    for tag in tags:
-        if not isinstance(tag, str) or "\x00" in tag or len(tag) > 100:
-            raise InvalidInput(f"tag {tag!r} must be text of at most 100 characters")
-        tag = tag.strip()
-        if tag and tag not in out:
-            out.append(tag)
-    if len(out) > MAX_TAGS:
-        raise InvalidInput(f"{len(out)} tags given; at most {MAX_TAGS} are kept per item")
-    return out
-
-
-def check_unit(value: object, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInput(f"{what} must be a number between 0 and 1, got {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
-        raise InvalidInput(f"{what} must be between 0 and 1, got {value}")
-    return float(value)
-
-
-def check_category(category: object) -> str:
-    if category is None:
-        return "general"
-    if category not in CATEGORIES:
-        raise InvalidInput(f"category {category!r} is not one of {', '.join(CATEGORIES)}")
-    return str(category)
 
 
 class Facts:

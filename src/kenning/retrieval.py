@@ -40,11 +40,9 @@ LEXICAL_WEIGHT = 2.5
 MAX_QUERY_CHARS = 10_000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
-# a tuning aid (bench/sweep.py): the word evidence as a mix of the IDF-weighted share (0) and BM25
-# relative to the best lexical candidate (1), the form that won for skills. For memories the share
-# wins: LoCoMo R@10 68.3 / 67.6 / 67.0 at 0 / 0.5 / 1 (500 queries), and XQuAD en->zh Hit@1 68 /
-# 54 / 46 (50 queries): relative BM25 gives one stray shared token a full match across languages.
-BM25_MIX = 0.0
+# Measured with bench/sweep.py: word evidence as BM25 relative to the best lexical candidate (the
+# form that won for skills) lost for memories: LoCoMo R@10 68.3 (share) / 67.6 (half each) / 67.0,
+# XQuAD en->zh Hit@1 68 / 54 / 46: relative BM25 gives one stray shared token a full match.
 
 
 @dataclass(frozen=True)
@@ -169,12 +167,10 @@ class _Evidence:
         lexical: list[tuple[int, float, str]],
     ) -> _Evidence:
         matched = {}
-        best = min((b for _, b, _ in lexical), default=0.0)  # FTS5's bm25() is negative: lower is better
-        for rank, (rowid, bm25, body) in enumerate(lexical, 1):
+        for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
             share, found = word_share(weights, set(body.split()))
             if found:
-                relative = bm25 / best if best < 0 else 0.0
-                matched[rowid] = ((1 - BM25_MIX) * share + BM25_MIX * relative, [words[t] for t in found], rank)
+                matched[rowid] = (share, [words[t] for t in found], rank)
         cos = [c for _, c in dense]
         return cls(
             cosine=dict(dense),

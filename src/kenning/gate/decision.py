@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..checks import check_category, check_scope, check_unit
 from ..config import GateConfig
 from ..embed import Embedder
 from ..errors import InvalidInput
-from ..models import CATEGORIES, DEFAULT_SCOPE
+from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..text import clean_content
 from ..timeutil import to_epoch, utcnow
@@ -215,16 +216,16 @@ class Gate:
         the statement was made (recurrence raises an inferred importance); ``min_importance``
         (default ``[gate] min_importance``): a new statement below it becomes a daily note.
         Restatements and corrections of stored facts are never sent to the notes."""
-        cat = _category(category)
-        where = _scope(scope)
+        cat = check_category(category)
+        where = check_scope(scope)
         times = _mentions(mentions)
-        floor = self.config.min_importance if min_importance is None else _unit(min_importance, "min_importance")
+        floor = self.config.min_importance if min_importance is None else check_unit(min_importance, "min_importance")
         masked = redact(clean_content(text), self.policy)
         if masked.found and self.config.redact == "refuse":
             return Decision("refuse", "", refusal("fact", "content", masked.found), redacted=masked.found)
         clean = masked.text
         near = self.novelty(where, clean)
-        base = score(clean, cat, times) if importance is None else _unit(importance, "importance")
+        base = score(clean, cat, times) if importance is None else check_unit(importance, "importance")
         if near.kind in ("duplicate", "near_duplicate"):
             target = self.store.get(near.target_id or "")
             stated = int(target["reinforced"]) + 1 if target else 0
@@ -240,27 +241,9 @@ class Gate:
         return Decision("store", clean, near.reason, importance=base, redacted=masked.found)
 
 
-def _category(category: object) -> str:
-    if category is None:
-        return "general"
-    if category not in CATEGORIES:
-        raise InvalidInput(f"category {category!r} is not one of {', '.join(CATEGORIES)}")
-    return str(category)
-
-
-def _scope(scope: object) -> str:
-    if not isinstance(scope, str) or not scope.strip():
-        raise InvalidInput(f"scope must be a non-empty name such as 'default' or 'user:alice', got {scope!r}")
-    return scope.strip()
-
-
 def _mentions(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidInput(f"mentions must be a whole number >= 1 (how many times it was said), got {value!r}")
     return value
 
 
-def _unit(value: object, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise InvalidInput(f"{what} must be a number between 0 and 1, got {value!r}")
-    return float(value)

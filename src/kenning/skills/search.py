@@ -32,7 +32,8 @@ from .text import passage
 # Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
 # BM25 53.2, dense 52.8, recall's word share 56.8, max-normalised BM25 58.0; on Seal-Tools (4,076
 # tools, long multi-tool requests) BM25 87.8, dense 77.2, share 81.8, max-normalised BM25 91.0
-# (Comp@10 77.8 vs BM25 68.8). Scaling BM25 by the best skill's word share lost (83.5). Tool
+# (Comp@10 77.8 vs BM25 68.8). Share x (1/2 + 1/2 relative BM25) gave 83.8, and BM25 scaled by the best
+# skill's word share 83.5. Tool
 # descriptions repeat their key terms and vary in length, so term frequency and length
 # normalisation carry information that a memory's one sentence does not. LEXICAL_WEIGHT 2.5 and 5
 # were level; 2.5 is recall's.
@@ -45,7 +46,6 @@ K1, B = 1.2, 0.75  # BM25's usual constants (FTS5's too)
 TASK_STOPWORDS = frozenset(stem(w) for w in """before after during while over under again once each every other
     such only own same via per within without onto upon among between through because until since whether
     both either neither more most less few many much well even still yet already now please need want""".split())
-WORDS = "bm25"  # "bm25" (max-normalised BM25) or "share" (memory recall's word share): see above
 MAX_K = 100
 
 
@@ -132,7 +132,8 @@ class SkillSearch:
         cos = ready.vectors @ self.embedder.embed_query(task)
         pool = np.sort(cos)[-min(POOL, len(cos)):]
         lo, hi = float(pool[0]), float(pool[-1])
-        words = {t: w for t, w in query_words(task).items() if t not in TASK_STOPWORDS} or query_words(task)
+        every = query_words(task)
+        words = {t: w for t, w in every.items() if t not in TASK_STOPWORDS} or every
         n = len(ready.skills)
         weights = {t: idf(n, len(ready.postings.get(t, ()))) for t in words}
         mass = sum(weights.values())
@@ -147,8 +148,7 @@ class SkillSearch:
         for i, skill in enumerate(ready.skills):
             terms = found.get(i, [])
             share = sum(weights[t] for t in terms) / mass if mass else 0.0
-            relative = bm25.get(i, 0.0) / best if best else 0.0
-            lexical = {"share": share, "bm25": relative, "sharemix": share * (0.5 + 0.5 * relative)}[WORDS]
+            lexical = bm25.get(i, 0.0) / best if best else 0.0
             score = fuse(rescale(float(cos[i]), lo, hi), lexical, LEXICAL_WEIGHT)
             scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))

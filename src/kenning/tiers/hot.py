@@ -51,6 +51,7 @@ from ..errors import Conflict, InvalidInput, NotFound
 from ..memory import _EMPHASIS, Facts
 from ..models import Fact
 from ..passages import PassageVectors
+from ..records import item_from_row
 from ..text import clean_content, content_key
 from ..timeutil import utcnow
 from ..tokens import count_tokens
@@ -342,13 +343,8 @@ class HotMemory:
 
     def _hot_facts(self) -> list[Fact]:
         rows = self.store.select("kind = 'fact' AND pinned = 1 AND superseded_by IS NULL AND EXISTS "
-                                 "(SELECT 1 FROM json_each(items.tags) WHERE value = ?)", [HOT_TAG], columns="id")
-        out = []
-        for row in rows:
-            fact = self.facts.get(str(row["id"]))
-            if isinstance(fact, Fact):
-                out.append(fact)
-        return out
+                                 "(SELECT 1 FROM json_each(items.tags) WHERE value = ?)", [HOT_TAG])
+        return [f for f in map(item_from_row, rows) if isinstance(f, Fact)]
 
     def _remember(self, entry: Entry, reason: str) -> Fact:
         # one line, one fact: a line alike in meaning to another is merged by ``compress``, not here
@@ -403,11 +399,7 @@ class HotMemory:
                 age_days = max(0.0, (now - last).total_seconds() / 86400)
                 score += math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS)
                 score += min(1.0, math.log1p(fact.access_count + fact.reinforced) / math.log(21))
-                if fact.importance >= 0.7:
-                    score += 0.5
-                elif _EMPHASIS.search(entry.text):
-                    score += 0.5
-            elif _EMPHASIS.search(entry.text):
+            if (fact is not None and fact.importance >= 0.7) or _EMPHASIS.search(entry.text):
                 score += 0.5
             out.append(Scored(entry, score))
         return out

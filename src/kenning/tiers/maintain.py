@@ -24,6 +24,7 @@ from .. import audit
 from ..errors import Conflict
 from ..memory import Facts
 from ..models import Fact
+from ..records import item_from_row
 from ..text import content_key
 from ..timeutil import to_epoch, utcnow
 from .hot import HotMemory
@@ -110,11 +111,10 @@ def _promote(hot: HotMemory, notes: Notes, facts: Facts, *, dry_run: bool, apply
     rows = facts.store.select(
         "kind = 'fact' AND pinned = 0 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) "
         "AND access_count + reinforced >= ?", [now, PROMOTE_USES],
-        order="access_count + reinforced DESC, id", limit=MAX_SUGGESTIONS, columns="id")
+        order="access_count + reinforced DESC, id", limit=MAX_SUGGESTIONS)
     hot_keys = {content_key(e.text) for e in hot.entries(pick_up_edits=not dry_run)}
     suggestions: list[dict[str, Any]] = []
-    for row in rows:
-        fact = facts.get(str(row["id"]))
+    for fact in map(item_from_row, rows):
         if isinstance(fact, Fact) and content_key(fact.content) not in hot_keys:
             suggestions.append({"text": fact.content, "section": SECTION_OF_CATEGORY[fact.category],
                                 "why": f"recalled {fact.access_count} and restated {fact.reinforced} times",
