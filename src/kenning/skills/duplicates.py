@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Skill
+from ..blas import product
 from ..passages import PassageVectors
+from .model import Skill
 from .text import passage
 
 NEAR_DUPLICATE = 0.92
@@ -46,6 +47,6 @@ class DuplicateFinder:
             return []
         texts = [passage(s.name, s.description) for s in existing]
         vecs = self.vectors.of([passage(name, description), *texts])
-        scores = vecs[1:] @ vecs[0]
+        scores = product(vecs[1:], vecs[0])
         hits = [Similar(s, float(c)) for s, c in zip(existing, scores) if c >= self.threshold]
         return sorted(hits, key=lambda h: -h.similarity)

@@ -19,14 +19,15 @@ from typing import Any
 
 import numpy as np
 
+from ..blas import product
 from ..errors import InvalidInput
 from ..fusion import fuse, idf, rescale
+from ..passages import PassageVectors
 from ..retrieval import check_query
 from ..text import query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill
-from ..passages import PassageVectors
 from .text import passage
 
 # Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
@@ -129,7 +130,7 @@ class SkillSearch:
         ready = self.prepare(index)
         if not ready.skills:
             return []
-        cos = ready.vectors @ self.embedder.embed_query(task)
+        cos = product(ready.vectors, self.embedder.embed_query(task))
         pool = np.sort(cos)[-min(POOL, len(cos)):]
         lo, hi = float(pool[0]), float(pool[-1])
         every = query_words(task)

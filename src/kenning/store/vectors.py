@@ -19,6 +19,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..blas import product
+
 EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is scored exactly
 RESCORE = 2_000  # candidates from the bit prefilter that get their exact cosine (at least 20 x limit)
 CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fixed
@@ -109,7 +111,7 @@ class VectorCache:
             return []
         if len(idx) >= EXACT_BELOW and len(self.bits) == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
-        scores = self.matrix[idx] @ query if len(idx) < len(self.rowids) else self.matrix @ query
+        scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
         limit = min(limit, len(idx))
         top = np.argpartition(-scores, limit - 1)[:limit]
         top = top[np.argsort(-scores[top], kind="stable")]
@@ -135,4 +137,4 @@ class VectorCache:
     def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
         """Cosine of the query with each given item (items without a vector are left out)."""
         ids, vecs = self.rows_of(rowids)
-        return {int(r): float(c) for r, c in zip(ids, vecs @ query)}
+        return {int(r): float(c) for r, c in zip(ids, product(vecs, query))}

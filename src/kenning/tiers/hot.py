@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from .. import audit, fileio
+from ..blas import product
 from ..config import HotConfig
 from ..errors import Conflict, InvalidInput, NotFound
 from ..memory import _EMPHASIS, Facts
@@ -415,7 +416,7 @@ class HotMemory:
         merged: list[tuple[Entry, Entry]] = []
         if len(mine) > 1:
             vecs = self.vectors.of([e.text for e in mine], persist=not dry_run)
-            sims = vecs @ vecs.T
+            sims = product(vecs, vecs.T)
             gone: set[int] = set()
             for i, j in zip(*np.triu_indices(len(mine), 1)):
                 if i in gone or j in gone or sims[i, j] < NEAR_DUPLICATE or not _same_anchors(mine[i], mine[j]):

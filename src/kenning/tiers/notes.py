@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import audit
+from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked
@@ -434,7 +435,7 @@ class Notes:
     def _ranked(self, query: str, notes: list[Note]) -> list[NoteHit]:
         """Every candidate scored: meaning (cosine rescaled over the ``POOL`` nearest) plus the
         IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
-        cos = self.vectors.of([n.text for n in notes]) @ self.embedder.embed_query(query)
+        cos = product(self.vectors.of([n.text for n in notes]), self.embedder.embed_query(query))
         nearest = np.argsort(-cos, kind="stable")[:POOL]
         lo, hi = float(cos[nearest[-1]]), float(cos[nearest[0]])
         dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
