@@ -3,7 +3,8 @@
 
     python bench/perf.py                       # 10k and 100k facts (100k ingest takes 20-30 min)
     python bench/perf.py --sizes 10000 --queries 300
-    python bench/perf.py --keep bench/results/perf-stores   # reuse stores between runs
+    python bench/perf.py --keep bench/results/perf-stores   # reuse stores between runs (filled once;
+                                                            # an interrupted fill resumes)
 
 The facts are real short sentences (8-250 characters, the size of a fact an agent stores) from the
 public sets in ../shared/bench: LoCoMo turns, MemDaily messages (with other users' messages when
@@ -118,15 +119,30 @@ def bm25_search(kb: Kenning, query: str, k: int = 10) -> list[int]:
     return [r[0] for r in kb.store.lexical(match, "default", None, k)] if match else []
 
 
+def rss_mb() -> float | None:
+    """This process's resident memory now (Linux), in MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
 def measure(size: int, texts: list[str], questions: list[str], n_queries: int, keep: Path | None) -> dict:
     home = (keep / f"store-{size}") if keep else Path(tempfile.mkdtemp(prefix=f"kenning-perf-{size}-"))
+    done = home / "perf-ingest.json"  # a kept store is filled once: later runs only measure recall
     embedder = default_embedder()
+    rss_before = rss_mb()
     with Kenning.open(home, embedder=embedder) as kb:
         stored = sum(c["total"] for c in kb.stats()["counts"])
-        ingest_s = None
-        if stored < len(texts):
+        ingest_per_s = json.loads(done.read_text())["per_s"] if done.exists() else None
+        if not done.exists() and stored < len(texts):
             ingest_s = ingest(kb, texts[stored:])
-            ingested = len(texts) - stored
+            ingest_per_s = (len(texts) - stored) / ingest_s
+            if keep:
+                done.write_text(json.dumps({"per_s": ingest_per_s, "facts": len(texts), "resumed_from": stored}))
         rng = random.Random(size)
         fresh = rng.sample(questions, n_queries)
         kb.recall("warm up the caches", k=10)
@@ -135,10 +151,12 @@ def measure(size: int, texts: list[str], questions: list[str], n_queries: int, k
         embed_only = timed(embedder.embed_query, [q + " (uncached)" for q in fresh[:100]])
         bm25 = timed(lambda q: bm25_search(kb, q), fresh)
         total = sum(c["total"] for c in kb.stats()["counts"])
+        rss_after = rss_mb()
     return {
         "size": size,
         "stored": total,
-        "ingest_per_s": (ingested / ingest_s) if ingest_s else None,
+        "ingest_per_s": ingest_per_s,
+        "store_rss_mb": (rss_after - rss_before) if rss_before and rss_after else None,
         "recall_p50": percentile(cold, 0.5),
         "recall_p95": percentile(cold, 0.95),
         "cached_p50": percentile(cached, 0.5),
@@ -187,6 +205,7 @@ def main() -> None:
         ("BM25 baseline p95", "bm25_p95", "{:.2f}"),
         ("recall throughput, queries/s", "recall_qps", "{:.0f}"),
         ("BM25 throughput, queries/s", "bm25_qps", "{:.0f}"),
+        ("memory for the open store, MB (RSS growth)", "store_rss_mb", "{:.0f}"),
     ]
     for label, key, fmt in rows:
         table.add_row(label, *[("—" if r[key] is None else fmt.format(r[key])) for r in results])

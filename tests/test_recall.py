@@ -89,3 +89,41 @@ def test_empty_store_and_unmatched_words_give_empty_or_semantic_results(kb: Kenn
     kb.remember("彩虹有七种颜色")
     hits = kb.recall("zzzz qqqq", k=5)
     assert len(hits) == 1 and hits[0].lexical_rank is None
+
+
+def test_full_text_candidates_stay_in_scope_when_another_scope_holds_most_matches(kb: Kenning) -> None:
+    # 120 matches in another scope push this scope's three out of the index's first 2 x limit rows:
+    # the joined query must take over, and nothing of the other scope may come back.
+    kb.remember_many([f"kiwi {i}" for i in range(120)], scope="other")  # short: BM25 ranks them first
+    kb.remember_many(["kiwi orders ship on Mondays", "the kiwi supplier is in Napier",
+                      "a kiwi tastes sour when unripe"], scope="mine")
+    statements: list[str] = []
+    kb.store._conn.set_trace_callback(statements.append)
+    rows = kb.store.lexical('"kiwi"', "mine", None, 10)
+    kb.store._conn.set_trace_callback(None)
+    assert any("JOIN items" in sql for sql in statements)
+    assert len(rows) == 3
+    contents = {kb.store.get_rowid(r[0])["content"] for r in rows}
+    assert contents == {"kiwi orders ship on Mondays", "the kiwi supplier is in Napier",
+                        "a kiwi tastes sour when unripe"}
+    assert all("kiwi" in body for _, _, body in rows)
+    hits = kb.recall("kiwi", k=5, scope="mine")
+    assert {h.item.content for h in hits} == contents
+
+
+def test_common_terms_are_left_to_the_word_share_on_a_large_store(kb: Kenning, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from kenning import retrieval
+
+    df = {"rare": 3, "uncommon": 40, "common": 900, "everywhere": 5000, "unseen": 0}
+    monkeypatch.setattr(retrieval, "LEXICAL_POSTINGS", 1000)
+    assert retrieval.searched_terms(list(df), df) == ["unseen", "rare", "uncommon", "common"]
+    monkeypatch.setattr(retrieval, "LEXICAL_POSTINGS", 10)
+    # the two rarest terms that occur are always searched, whatever the budget
+    assert retrieval.searched_terms(list(df), df) == ["unseen", "rare", "uncommon"]
+    # and a recall still scores the dropped term in the word share of what it finds
+    kb.remember_many(["zebra stripes are unique", "zebra crossings need paint", "paint dries slowly"])
+    monkeypatch.setattr(retrieval, "LEXICAL_POSTINGS", 0)
+    monkeypatch.setattr(retrieval, "MIN_SEARCHED_TERMS", 1)
+    hit = kb.recall("zebra paint", k=1)[0]
+    assert hit.item.content == "zebra crossings need paint"
+    assert "zebra" in hit.why and "paint" in hit.why

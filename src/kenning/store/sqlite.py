@@ -227,15 +227,38 @@ class SQLiteStore:
     def lexical(
         self, match: str, scope: str, kinds: Sequence[str] | None, limit: int
     ) -> list[tuple[int, float, str]]:
-        """(rowid, bm25, segmented body) of the best full-text matches in a scope, best first."""
+        """(rowid, bm25, segmented body) of the best full-text matches in a scope, best first.
+
+        The full-text index knows nothing of scopes and kinds, and joining ``items`` on every
+        matching document doubled the cost of a query (measured on 50k facts: p50 13 -> 6 ms). So
+        the index is asked alone for twice the limit, and only those rows are checked; if too few
+        of them belong (other scopes or kinds dominate the matches), the joined query runs.
+        """
         kind_sql = f" AND i.kind IN ({', '.join('?' * len(kinds))})" if kinds else ""
-        sql = (
-            "SELECT f.rowid, bm25(items_fts) AS s, f.body FROM items_fts f JOIN items i ON i.rowid = f.rowid "
-            f"WHERE items_fts MATCH ? AND i.scope = ?{kind_sql} ORDER BY s LIMIT ?"
-        )
         with self._lock:
-            rows = self._conn.execute(sql, [match, scope, *(kinds or []), limit]).fetchall()
-        return [(int(r[0]), float(r[1]), str(r[2])) for r in rows]
+            top = self._conn.execute(
+                "SELECT rowid, bm25(items_fts) AS s FROM items_fts WHERE items_fts MATCH ? ORDER BY s LIMIT ?",
+                (match, 2 * limit),
+            ).fetchall()
+            ids = [r[0] for r in top]
+            # scope and kind are compared here, not in SQL: given "scope = ?", SQLite walks the
+            # scope's whole index instead of looking up the few rowids (14 ms at 100k facts)
+            mine = {rowid for rowid, item_scope, kind in self._conn.execute(
+                f"SELECT rowid, scope, kind FROM items WHERE rowid IN ({', '.join('?' * len(ids))})", ids,
+            ) if item_scope == scope and (not kinds or kind in kinds)} if ids else set()
+            if len(mine) < limit and len(top) == 2 * limit:
+                top = self._conn.execute(
+                    "SELECT f.rowid, bm25(items_fts) AS s FROM items_fts f JOIN items i ON i.rowid = f.rowid "
+                    f"WHERE items_fts MATCH ? AND i.scope = ?{kind_sql} ORDER BY s LIMIT ?",
+                    [match, scope, *(kinds or []), limit],
+                ).fetchall()
+                mine = {r[0] for r in top}
+            top = [r for r in top if r[0] in mine][:limit]
+            bodies = dict(self._conn.execute(
+                f"SELECT rowid, body FROM items_fts WHERE rowid IN ({', '.join('?' * len(top))})",
+                [r[0] for r in top],
+            ).fetchall()) if top else {}
+        return [(int(r[0]), float(r[1]), str(bodies[r[0]])) for r in top]
 
     def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
         """In how many indexed documents (of all scopes) each term occurs."""

@@ -39,12 +39,19 @@ class VectorCache:
         self.scopes = np.empty(0, dtype=np.int32)
         self.kinds = np.empty(0, dtype=np.int8)
         self.centre: np.ndarray | None = None
-        self.bits = np.empty((0, self.dim // 64 if self.dim % 64 == 0 else 0), dtype=np.uint64)
+        # sign bits stored word by word: bits[w] holds word w of every row, so the distance is a
+        # few passes over contiguous memory (summing across a row's 6 words was 4x slower)
+        self.bits = np.empty((self.dim // 64 if self.dim % 64 == 0 else 0, 0), dtype=np.uint64)
         self.max_rowid = 0
 
     def _signs(self, vecs: np.ndarray) -> np.ndarray:
+        """Sign bits of the centred vectors, one row of 64-bit words per vector."""
         assert self.centre is not None
         return np.packbits(vecs > self.centre, axis=-1).view(np.uint64)
+
+    @property
+    def bit_rows(self) -> int:
+        return int(self.bits.shape[1])
 
     def _update_bits(self) -> None:
         """Sign bits for rows that have none yet (the centre is fixed once enough rows exist)."""
@@ -52,9 +59,10 @@ class VectorCache:
             return
         if self.centre is None:
             self.centre = self.matrix.mean(axis=0)
-            self.bits = self._signs(self.matrix)
-        elif len(self.bits) < len(self.matrix):
-            self.bits = np.concatenate([self.bits, self._signs(self.matrix[len(self.bits):])])
+            self.bits = np.ascontiguousarray(self._signs(self.matrix).T)
+        elif self.bit_rows < len(self.matrix):
+            new = self._signs(self.matrix[self.bit_rows:]).T
+            self.bits = np.ascontiguousarray(np.concatenate([self.bits, new], axis=1))
 
     def __len__(self) -> int:
         return len(self.rowids)
@@ -109,7 +117,7 @@ class VectorCache:
         idx = np.flatnonzero(mask)
         if not len(idx):
             return []
-        if len(idx) >= EXACT_BELOW and len(self.bits) == len(self.rowids):
+        if len(idx) >= EXACT_BELOW and self.bit_rows == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
         scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
         limit = min(limit, len(idx))
@@ -121,8 +129,11 @@ class VectorCache:
         """The ``keep`` rows among ``idx`` whose sign bits differ least from the query's."""
         if keep >= len(idx):
             return idx
-        bits = self.bits if len(idx) == len(self.bits) else self.bits[idx]
-        distance = np.bitwise_count(bits ^ self._signs(query)).sum(axis=1, dtype=np.int32)
+        bits = self.bits if len(idx) == self.bit_rows else self.bits[:, idx]
+        signs = self._signs(query)
+        distance = np.zeros(bits.shape[1], dtype=np.int32)
+        for word, sign in zip(bits, signs):
+            distance += np.bitwise_count(word ^ sign)
         return np.sort(idx[np.argpartition(distance, keep - 1)[:keep]])
 
     def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
