@@ -34,7 +34,7 @@ def test_prefilter_keeps_the_exact_top_results(corpus, embedder, monkeypatch) ->
     monkeypatch.setattr(vectors, "CENTRE_FROM", 50)
     monkeypatch.setattr(vectors, "RESCORE", 90)
     cache = filled_cache(vecs, ["default"] * len(texts))
-    assert cache.centre is not None and cache.bit_rows == len(texts)
+    assert cache.centre is not None and cache.rows_with_bits == len(texts)
     queries = ["where does the database run", "谁负责支付服务", "what watches the gateway", "老板什么时候要周报"]
     overlap = []
     for q in queries:

@@ -3,9 +3,10 @@
 OpenBLAS wakes its worker threads for a matrix-vector product over a few thousand rows, and the
 workers then spin for a while waiting for more work. On a two-core machine they take the cores
 from the embedder's own threads, so the *next* query embedding runs two to three times slower.
-Measured on a 10k-fact store (2 cores): a new query's recall took p50 47.5 / p95 126 ms with the
-workers awake, 30.4 / 42.6 ms with BLAS on one thread; the embedding alone is about 21 ms. Our
-products are one query against at most a few thousand rows, where one thread is as fast.
+Measured on a 10k-fact store (2 cores, 100 LoCoMo questions): a new query's recall took p50 47.5 /
+p95 126 ms with the workers awake, 28.2 / 38.7 ms with BLAS on one thread; the embedding alone is
+about 21 ms. Our products are one query against at most 20,000 rows (the vector search's exact
+limit), a few ms on one thread.
 
 The limit is set only while kenning's own products run and restored afterwards (threadpoolctl),
 so a program that uses numpy for its own work keeps its thread count.

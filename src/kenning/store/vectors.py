@@ -50,7 +50,7 @@ class VectorCache:
         return np.packbits(vecs > self.centre, axis=-1).view(np.uint64)
 
     @property
-    def bit_rows(self) -> int:
+    def rows_with_bits(self) -> int:
         return int(self.bits.shape[1])
 
     def _update_bits(self) -> None:
@@ -60,8 +60,8 @@ class VectorCache:
         if self.centre is None:
             self.centre = self.matrix.mean(axis=0)
             self.bits = np.ascontiguousarray(self._signs(self.matrix).T)
-        elif self.bit_rows < len(self.matrix):
-            new = self._signs(self.matrix[self.bit_rows:]).T
+        elif self.rows_with_bits < len(self.matrix):
+            new = self._signs(self.matrix[self.rows_with_bits:]).T
             self.bits = np.ascontiguousarray(np.concatenate([self.bits, new], axis=1))
 
     def __len__(self) -> int:
@@ -117,7 +117,7 @@ class VectorCache:
         idx = np.flatnonzero(mask)
         if not len(idx):
             return []
-        if len(idx) >= EXACT_BELOW and self.bit_rows == len(self.rowids):
+        if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
         scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
         limit = min(limit, len(idx))
@@ -129,7 +129,7 @@ class VectorCache:
         """The ``keep`` rows among ``idx`` whose sign bits differ least from the query's."""
         if keep >= len(idx):
             return idx
-        bits = self.bits if len(idx) == self.bit_rows else self.bits[:, idx]
+        bits = self.bits if len(idx) == self.rows_with_bits else self.bits[:, idx]
         signs = self._signs(query)
         distance = np.zeros(bits.shape[1], dtype=np.int32)
         for word, sign in zip(bits, signs):
