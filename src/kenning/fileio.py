@@ -16,6 +16,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from .errors import StoreError
+
 _thread_locks: dict[str, threading.RLock] = {}
 _guard = threading.Lock()
 
@@ -62,6 +64,16 @@ else:
 
     def _unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def read_or_none(path: Path) -> bytes | None:
+    """The file's bytes, or None when it does not exist; any other failure is a StoreError."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

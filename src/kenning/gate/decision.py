@@ -3,8 +3,6 @@ hot tier, skills), and the ``Decision`` it takes about a statement before it is 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -13,7 +11,7 @@ import numpy as np
 
 from ..checks import check_category, check_scope, check_unit
 from ..config import GateConfig
-from ..embed import Embedder
+from ..embed import Embedder, VectorLRU
 from ..errors import InvalidInput
 from ..models import DEFAULT_SCOPE
 from ..store import Store
@@ -154,8 +152,7 @@ class Gate:
         self.config = config or GateConfig()
         self.actor = actor
         self.policy = RedactPolicy(self.config.redact, frozenset(self.config.categories))
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        self._vectors = VectorLRU(_VECTOR_CACHE)
 
     # -- redaction -----------------------------------------------------------------------------------
 
@@ -185,16 +182,8 @@ class Gate:
 
     def vector(self, text: str) -> np.ndarray:
         """The passage vector of ``text`` (the last few are kept: decide, then write, embeds once)."""
-        with self._lock:
-            if text in self._vectors:
-                self._vectors.move_to_end(text)
-                return self._vectors[text]
-        vec = np.asarray(self.embedder.embed_passages([text])[0], dtype=np.float32)
-        with self._lock:
-            self._vectors[text] = vec
-            while len(self._vectors) > _VECTOR_CACHE:
-                self._vectors.popitem(last=False)
-        return vec
+        return self._vectors.get_or_make(
+            text, lambda t: np.asarray(self.embedder.embed_passages([t])[0], dtype=np.float32))
 
     def novelty(self, scope: str, text: str, vector: np.ndarray | None = None) -> Novelty:
         """How ``text`` relates to the current facts of ``scope`` (see ``kenning.gate.novelty``)."""

@@ -176,7 +176,7 @@ def _guard(data_home: Path, dry_run: bool) -> Iterator[None]:
 
 def _plan_install(target: Target, old_record: dict[str, Any] | None) -> _Plan:
     path = _real(target.path)
-    old = _read(path)
+    old = fileio.read_or_none(path)
     report = FileReport(path, created=old is None)
     old_changes = {_change_id(c): c for c in (old_record or {}).get("changes", [])}
     records: list[dict[str, Any]] = []
@@ -272,7 +272,7 @@ def _install_hook(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dic
 
 
 def _plan_uninstall(path: Path, record: dict[str, Any]) -> _Plan:
-    current = _read(path)
+    current = fileio.read_or_none(path)
     report = FileReport(path)
     changes: list[dict[str, Any]] = record.get("changes", [])
     labels = [_label(c) for c in changes]
@@ -318,7 +318,7 @@ def _restore_whole(record: dict[str, Any]) -> tuple[bytes | None, bool] | None:
     if record.get("created"):
         return None, True
     backup = record.get("backup")
-    original = _read(Path(backup)) if backup else None
+    original = fileio.read_or_none(Path(backup)) if backup else None
     if original is None or _sha(original) != record.get("original_sha256"):
         return None  # the backup was moved or edited: take the entries out one by one instead
     return original, False
@@ -378,7 +378,7 @@ def _commit(plan: _Plan) -> None:
         if plan.record is not None and plan.record.get("original_sha256") == _sha(plan.old):
             plan.record["backup"] = str(plan.report.backup)  # the file as it was before kenning touched it
     # a client may have written the file since it was read: never replace what was not seen
-    if _read(plan.path) != plan.old:
+    if fileio.read_or_none(plan.path) != plan.old:
         raise Conflict(f"{plan.path} changed while kenning was editing it; it was left as it is now. "
                        "Run the command again.")
     if plan.delete:
@@ -422,15 +422,6 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path.expanduser()))
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc}") from None
-
-
 def _sha(data: bytes | None) -> str | None:
     return hashlib.sha256(data).hexdigest() if data is not None else None
 
@@ -447,7 +438,7 @@ def _decode(path: Path, data: bytes | None) -> str:
 
 def _load_manifest(data_home: Path) -> dict[str, Any]:
     path = data_home / MANIFEST_FILE
-    raw = _read(path)
+    raw = fileio.read_or_none(path)
     if raw is None:
         return {"version": 1, "installs": {}}
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -46,12 +46,6 @@ class SkillIndex:
     sources: tuple[Source, ...]
     skills: tuple[Skill, ...]
     diagnostics: tuple[Diagnostic, ...]
-
-    def _by_root(self, skills: Iterable[Skill]) -> dict[Path, list[Skill]]:
-        out: dict[Path, list[Skill]] = {}
-        for skill in skills:
-            out.setdefault(skill.root, []).append(skill)
-        return out
 
     def _winners(self) -> dict[str, list[Skill]]:
         """For each name, the skills of the first root that has it (more than one: duplicates)."""

@@ -121,11 +121,7 @@ class _State:
         self.raw: dict[str, bytes | None] = {}
         self.entries: list[Entry] = []
         for name in FILES:
-            path = home / name
-            try:
-                self.raw[name] = path.read_bytes()
-            except FileNotFoundError:
-                self.raw[name] = None
+            self.raw[name] = fileio.read_or_none(home / name)
             text = (self.raw[name] or b"").decode("utf-8", errors="replace")
             self.entries += hotfile.parse(name, text)
 
@@ -462,10 +458,7 @@ class HotMemory:
         if not force and len(old) >= 4 and len(new) < len(old) / 2:
             raise Conflict(f"this change would leave {file} with {len(new)} of its {len(old)} entries; "
                            "refused to protect against a truncated rewrite (pass force=True if intended)")
-        try:
-            current = path.read_bytes()
-        except FileNotFoundError:
-            current = None
+        current = fileio.read_or_none(path)
         if current != state.raw[file]:
             raise Conflict(f"{file} changed while kenning was writing it (an editor saved it?); nothing was "
                            "written: run the command again to merge the edit")

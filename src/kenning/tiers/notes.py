@@ -27,7 +27,7 @@ from .. import audit
 from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
-from ..fileio import atomic_write, fsync_dir, locked
+from ..fileio import atomic_write, fsync_dir, locked, read_or_none
 from ..fusion import fuse, idf, rescale, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
@@ -361,13 +361,7 @@ class Notes:
         fsync_dir(path.parent)
 
     def _bytes(self, rel: str) -> bytes | None:
-        path = self.home / rel
-        try:
-            return path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return read_or_none(self.home / rel)
 
     def _archived(self, day: dt.date) -> bytes | None:
         data = self._bytes(archive_name(day))
