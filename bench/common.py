@@ -102,6 +102,30 @@ def run_config(kb: Kenning, commit: str) -> dict[str, Any]:
 # -- a fresh kenning store per task ---------------------------------------------------------------
 
 
+def setting(name: str) -> tuple[ModuleType, str]:
+    """The module and constant a ``--set`` name refers to: a name in ``kenning.retrieval``
+    (``LEXICAL_WEIGHT``) or a dotted path under ``kenning`` (``store.vectors.RESCORE``)."""
+    module_name, _, attr = name.rpartition(".")
+    try:
+        module = importlib.import_module(f"kenning.{module_name or 'retrieval'}")
+    except ImportError:
+        raise SystemExit(f"--set {name}: there is no module kenning.{module_name}") from None
+    if not attr.isupper() or not hasattr(module, attr):
+        raise SystemExit(f"--set {name}: {module.__name__} has no setting {attr!r}")
+    return module, attr
+
+
+def apply_settings(values: dict[str, float], defaults: dict[str, Any]) -> None:
+    """Set each named constant, as the type of its default (an int stays an int)."""
+    for name, value in values.items():
+        module, attr = setting(name)
+        setattr(module, attr, type(defaults[name])(value))
+
+
+def current_settings(names: Iterable[str]) -> dict[str, Any]:
+    return {name: getattr(*setting(name)) for name in names}
+
+
 @dataclass
 class Ingested:
     """A task's corpus inside a kenning store, and how document ids map to kenning's facts."""

