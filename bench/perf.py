@@ -15,8 +15,9 @@ Queries are real LoCoMo and MemDaily questions.
 Printed per size: ingest throughput (remember_many, batched); recall latency p50/p95 with a new
 query (embedding included; also the p95 of the questions of at most 100 tokens), without the
 embedding step (other new queries, embedded beforehand), and with a repeated query (served from
-the embedding cache); the query embedding alone; and a BM25 baseline (FTS5 MATCH + bm25 over the
-same index, no embedding). Peak memory (max RSS) of the process is shown at the end.
+the embedding cache); remember-then-recall, one fact at a time as an agent works (the probe facts
+are deleted afterwards); the query embedding alone; and a BM25 baseline (FTS5 MATCH + bm25 over
+the same index, no embedding). Peak memory (max RSS) of the process is shown at the end.
 Run it on an otherwise idle machine; compare rows of one run, not runs of different days.
 """
 
@@ -59,6 +60,7 @@ SHORT = (8, 250)  # characters: the length of a fact as an agent stores it
 # MemDaily's "noisy" questions are whole chatty messages of 100-300 tokens with the question inside;
 # embedding cost grows with length, so the p95 of the shorter questions is shown beside the overall one
 SHORT_QUERY_TOKENS = 100
+INTERLEAVED = 30  # facts remembered one at a time, each followed by a recall
 
 
 def build_corpus(recipes, size: int, seed: int = 0) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
@@ -124,6 +126,26 @@ def bm25_search(kb: Kenning, query: str, k: int = 10) -> list[int]:
     return [r[0] for r in kb.store.lexical(match, "default", None, k)] if match else []
 
 
+def remember_then_recall(kb: Kenning, facts: list[str], questions: list[str]) -> tuple[list[float], list[float]]:
+    """An agent's pattern: remember one fact, then recall. The new facts are deleted afterwards, so
+    a kept store stays as it was filled."""
+    write: list[float] = []
+    read: list[float] = []
+    added = []
+    for fact, question in zip(facts, questions):
+        start = time.perf_counter()
+        item = kb.remember(fact)
+        write.append((time.perf_counter() - start) * 1000)
+        if item.created_at and item.created_at.timestamp() >= time.time() - 60:  # new, not restated
+            added.append(item.id)
+        start = time.perf_counter()
+        kb.recall(question, k=10)
+        read.append((time.perf_counter() - start) * 1000)
+    for item_id in added:
+        kb.delete(item_id, "bench/perf.py: a probe of remember-then-recall")
+    return write, read
+
+
 def rss_mb() -> float | None:
     """This process's resident memory now (Linux), in MB."""
     try:
@@ -159,6 +181,10 @@ def measure(size: int, texts: list[str], questions: list[str], n_queries: int, k
         repeated = timed(lambda q: kb.recall(q, k=10), pre_embedded)  # the same queries again
         embed_only = timed(embedder.embed_query, [q + " (uncached)" for q in fresh[:100]])
         bm25 = timed(lambda q: bm25_search(kb, q), pre_embedded)
+        asked = set(sample)
+        probes = rng.sample([q for q in questions if q not in asked and SHORT[0] <= len(q) <= SHORT[1]],
+                            2 * INTERLEAVED)  # other real sentences, stored as facts, and new questions
+        write, read = remember_then_recall(kb, probes[:INTERLEAVED], probes[INTERLEAVED:])
         total = sum(c["total"] for c in kb.stats()["counts"])
         rss_after = rss_mb()
     short = [ms for q, ms in zip(fresh, cold) if count_tokens(q) <= SHORT_QUERY_TOKENS]
@@ -177,6 +203,9 @@ def measure(size: int, texts: list[str], questions: list[str], n_queries: int, k
         "repeated_p95": percentile(repeated, 0.95),
         "embed_p50": percentile(embed_only, 0.5),
         "embed_p95": percentile(embed_only, 0.95),
+        "write_p50": percentile(write, 0.5),
+        "read_after_write_p50": percentile(read, 0.5),
+        "read_after_write_p95": percentile(read, 0.95),
         "bm25_p50": percentile(bm25, 0.5),
         "bm25_p95": percentile(bm25, 0.95),
         "recall_qps": 1000 / statistics.mean(cold),
@@ -217,6 +246,9 @@ def main() -> None:
         ("recall p95 without the embedding step", "no_embedding_p95", "{:.1f}"),
         ("recall p50 (repeated query: embedding cache)", "repeated_p50", "{:.1f}"),
         ("recall p95 (repeated query)", "repeated_p95", "{:.1f}"),
+        ("remember one fact p50 (embedding included)", "write_p50", "{:.1f}"),
+        ("recall right after a remember p50 (new query)", "read_after_write_p50", "{:.1f}"),
+        ("recall right after a remember p95", "read_after_write_p95", "{:.1f}"),
         ("query embedding alone p50", "embed_p50", "{:.1f}"),
         ("query embedding alone p95", "embed_p95", "{:.1f}"),
         ("BM25 baseline p50 (FTS5, no embedding)", "bm25_p50", "{:.2f}"),

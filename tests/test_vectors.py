@@ -58,3 +58,23 @@ def test_search_never_leaves_its_scope(corpus, embedder, monkeypatch) -> None:  
     assert len(found) == scopes.count("user:b")
     assert {scopes[r - 1] for r, _ in found} == {"user:b"}
     assert cache.search(embedder.embed_query("database"), "user:none", None, 5) == []
+
+
+def test_rows_appended_a_few_at_a_time_equal_rows_loaded_at_once(corpus, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The buffers grow in steps, the sign bits start once the centre is fixed: neither may lose,
+    repeat or shift a row."""
+    texts, vecs = corpus
+    monkeypatch.setattr(vectors, "CENTRE_FROM", 50)
+    scopes = [("a", "b", "c")[i % 3] for i in range(len(texts))]
+    whole = filled_cache(vecs, scopes)
+    grown = VectorCache(vecs.shape[1])
+    rows = [(i + 1, v.tobytes(), scopes[i], "fact") for i, v in enumerate(vecs)]
+    for start in range(0, len(rows), 7):
+        grown._append(rows[start : start + 7])
+    assert len(grown) == len(whole) == len(texts) and grown.rows_with_bits == len(texts)
+    assert np.array_equal(grown.rowids, whole.rowids) and np.array_equal(grown.matrix, whole.matrix)
+    assert np.array_equal(grown.scopes, whole.scopes) and np.array_equal(grown.kinds, whole.kinds)
+    # the centre was fixed from the first 56 rows, not all of them: each row's bits follow from it
+    assert not np.array_equal(grown.centre, whole.centre)
+    assert np.array_equal(grown._signs(grown.matrix).T, grown.bits)
+    assert np.array_equal(whole._signs(whole.matrix).T, whole.bits)

@@ -363,6 +363,4 @@ class Kenning:
             self.store.set_embedder(self.embedder.name, self.embedder.dim)
             audit.record(self.store, "reindex", actor=self.actor,
                          reason=f"{len(rows)} items re-embedded with {self.embedder.name}")
-        self.store.vectors.reset()
-        self.store.mark_vectors_dirty()
         return len(rows)

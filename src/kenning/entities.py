@@ -149,7 +149,6 @@ class Entities:
             entity = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
             audit.record(self.store, "upsert_entity", before=before, after=entity, actor=self.actor, reason=reason)
             self.gate.audit(scrub, scope=scope, item_id=entity.id)
-        self.store.mark_vectors_dirty()
         return entity  # type: ignore[return-value]
 
 

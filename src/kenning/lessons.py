@@ -93,7 +93,6 @@ class Lessons:
                 lesson = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
                 audit.record(self.store, "record_lesson", after=lesson, actor=self.actor, reason=reason)
             self.gate.audit(scrub, scope=row["scope"], item_id=lesson.id)
-        self.store.mark_vectors_dirty()
         return lesson  # type: ignore[return-value]
 
     def find(

@@ -205,7 +205,6 @@ class Facts:
             rowid = self.store.insert_item(row, segment(row["content"]), vec)
             fact = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
             audit.record(self.store, action, after=fact, actor=self.actor, reason=reason)
-        self.store.mark_vectors_dirty()
         return fact  # type: ignore[return-value]
 
     def _reinforce(self, existing: dict[str, Any], row: dict[str, Any], reason: str) -> Fact:
@@ -390,7 +389,6 @@ class Facts:
             if isinstance(item, Fact):
                 self._relink(item, reason)
             audit.record(self.store, "delete", before=item, actor=self.actor, reason=reason)
-        self.store.mark_vectors_dirty()
         return item
 
     def _relink(self, gone: Fact, reason: str) -> None:
@@ -455,7 +453,6 @@ class Facts:
                 self.store.delete_item(self._row(fact.id)["rowid"])
                 audit.record(self.store, "forget", before=fact, actor=self.actor,
                              reason=f"idle > {days:g} days, recalled <= {max_access} times, or expired")
-        self.store.mark_vectors_dirty()
         return stale  # type: ignore[return-value]
 
 

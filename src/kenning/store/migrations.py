@@ -162,6 +162,21 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        4,
+        "a counter of deleted and rewritten vectors",
+        """
+        -- the in-memory vector cache appends rows with a higher rowid; a vector deleted or changed in
+        -- place, by any connection, bumps this counter, and a cache that sees it change reloads
+        INSERT INTO meta (key, value) VALUES ('vector_rewrites', '0');
+        CREATE TRIGGER vectors_deleted AFTER DELETE ON vectors BEGIN
+            UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_rewrites';
+        END;
+        CREATE TRIGGER vectors_rewritten AFTER UPDATE ON vectors BEGIN
+            UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_rewrites';
+        END;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

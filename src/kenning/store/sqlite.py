@@ -136,7 +136,7 @@ class SQLiteStore:
             rowid = int(cur.lastrowid or 0)
             conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
             conn.execute("INSERT INTO vectors (item_rowid, vec) VALUES (?, ?)", (rowid, _blob(vec, self.dim)))
-            self._doc_freq.clear()
+            self._index_changed()
         return rowid
 
     def update_item(self, rowid: int, changes: dict[str, Any]) -> None:
@@ -152,8 +152,7 @@ class SQLiteStore:
             conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
             conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
             conn.execute("UPDATE vectors SET vec = ? WHERE item_rowid = ?", (_blob(vec, self.dim), rowid))
-            self._doc_freq.clear()
-        self.vectors.reset()  # a vector changed in place: the append-only refresh cannot see it
+            self._index_changed()
 
     def delete_item(self, rowid: int) -> None:
         with self.transaction() as conn:
@@ -161,7 +160,7 @@ class SQLiteStore:
             conn.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
             conn.execute("DELETE FROM entity_names WHERE item_rowid = ?", (rowid,))
             conn.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
-            self._doc_freq.clear()
+            self._index_changed()
 
     def get(self, item_id: str) -> dict[str, Any] | None:
         return self._one("SELECT rowid, * FROM items WHERE id = ?", (item_id,))
@@ -318,8 +317,14 @@ class SQLiteStore:
             conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
 
     def mark_vectors_dirty(self) -> None:
-        """Our own commits do not change ``data_version``; writers call this instead."""
+        """Our own commits do not change ``data_version``: a write to the vectors table through the
+        connection itself (not through this class's methods, which do it) must say so."""
         self._dirty_vectors = True
+
+    def _index_changed(self) -> None:
+        """An item's full-text row and vector were written (inside the writer's transaction)."""
+        self._dirty_vectors = True
+        self._doc_freq.clear()
 
     def all_bodies(self) -> Iterator[tuple[int, str]]:
         """(rowid, content) of every item, for re-embedding."""
@@ -333,6 +338,7 @@ class SQLiteStore:
                 "UPDATE vectors SET vec = ? WHERE item_rowid = ?",
                 [(_blob(v, self.dim), r) for r, v in zip(rowids, vecs)],
             )
+            self._dirty_vectors = True
 
     # -- audit ---------------------------------------------------------------------------------
 
