@@ -8,8 +8,9 @@ those are scored exactly. Rows carry the item's scope and kind, which never chan
 is masked to one scope before it is scored and an item of another scope can never come back.
 
 The cache is refreshed lazily: rows with a higher rowid than the last one seen are appended
-(``items.rowid`` is AUTOINCREMENT, never reused); if the row count then disagrees with the table,
-something was deleted and the matrix is rebuilt.
+(``items.rowid`` is AUTOINCREMENT, never reused); a vector deleted or rewritten in place, by any
+connection, bumps a counter that database triggers keep (``meta.vector_rewrites``), and the matrix
+is then rebuilt. Counting the rows instead read the whole vectors table, 100-150 ms at 100k facts.
 """
 
 from __future__ import annotations
