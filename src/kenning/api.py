@@ -177,7 +177,8 @@ class Kenning:
         working directory) is where project skills are looked for."""
         settings = load_settings(home)
         emb = embedder or make_embedder(settings)
-        store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change)
+        store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
+                           snapshot=settings.cache_dir / "vectors.snapshot")
         return cls(settings, store, emb, actor, project_dir)
 
     @property

@@ -13,8 +13,10 @@ from .sqlite import SQLiteStore
 Store = SQLiteStore
 
 
-def open_store(path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False) -> Store:
-    return SQLiteStore(path, embedder_name, dim, allow_embedder_change=allow_embedder_change)
+def open_store(path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
+               snapshot: Path | None = None) -> Store:
+    """The store at ``path``; ``snapshot`` is where a file copy of its vector cache may be kept."""
+    return SQLiteStore(path, embedder_name, dim, allow_embedder_change=allow_embedder_change, snapshot=snapshot)
 
 
 __all__ = ["Store", "SQLiteStore", "open_store"]

@@ -164,11 +164,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (
         4,
-        "a counter of deleted and rewritten vectors",
+        "a counter of deleted and rewritten vectors, and the store's id",
         """
         -- the in-memory vector cache appends rows with a higher rowid; a vector deleted or changed in
         -- place, by any connection, bumps this counter, and a cache that sees it change reloads
         INSERT INTO meta (key, value) VALUES ('vector_rewrites', '0');
+        -- names this store, for files derived from it (the vector cache's snapshot)
+        INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
         CREATE TRIGGER vectors_deleted AFTER DELETE ON vectors BEGIN
             UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_rewrites';
         END;

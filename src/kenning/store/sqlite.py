@@ -35,7 +35,8 @@ ITEM_COLUMNS = (
 class SQLiteStore:
     """Items, their full-text rows and vectors, entity names and the audit log in ``kenning.db``."""
 
-    def __init__(self, path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False) -> None:
+    def __init__(self, path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
+                 snapshot: Path | None = None) -> None:
         self.path = path
         self.dim = dim
         try:
@@ -47,7 +48,7 @@ class SQLiteStore:
             raise StoreError(f"cannot open database {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
-        self.vectors = VectorCache(dim)
+        self.vectors = VectorCache(dim, snapshot)
         self._seen_version = -1
         self._dirty_vectors = True
         # document frequencies of query terms: read from fts5vocab, which counts a term's whole
@@ -299,7 +300,7 @@ class SQLiteStore:
         with self._lock:
             version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             if version != self._seen_version or self._dirty_vectors:
-                self.vectors.refresh(self._conn)
+                self.vectors.refresh(self._conn, committed=not self._depth)
                 self._seen_version = version
                 self._dirty_vectors = False
         return self.vectors

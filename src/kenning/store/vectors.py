@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 
 from ..blas import product
+from . import snapshot
 
 EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is scored exactly
 RESCORE = 2_000  # candidates from the bit prefilter that get their exact cosine (at least 20 x limit)
 CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fixed
 GROWTH = 1.25  # the buffers grow by this factor when full (at most a quarter of them unused)
+SNAPSHOT_FROM = 20_000  # rows; a smaller cache is read from the database in a fraction of a second
+SNAPSHOT_STALE = 5_000  # rows read from the database in one refresh that make a new snapshot worth writing
 
 
 class VectorCache:
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, snapshot_path: Path | None = None) -> None:
         self.dim = dim
+        self.snapshot_path = snapshot_path
         self._scope_codes: dict[str, int] = {}
         self._kind_codes: dict[str, int] = {}
         self._clear()
@@ -125,15 +130,51 @@ class VectorCache:
             (after,),
         ).fetchall()
 
-    def refresh(self, conn: sqlite3.Connection) -> None:
+    def refresh(self, conn: sqlite3.Connection, *, committed: bool = True) -> None:
         """Bring the cache up to date with the database (cheap when nothing changed): new rows have
         a higher rowid and are appended; a deleted or rewritten vector (by any connection) bumps a
-        counter that triggers keep, and the cache is then rebuilt."""
-        (rewrites,) = conn.execute("SELECT value FROM meta WHERE key = 'vector_rewrites'").fetchone()
+        counter that triggers keep, and the cache is then rebuilt, from the snapshot file when it
+        is valid. ``committed`` is False inside a write transaction: no snapshot of rows that may
+        still be rolled back is written."""
+        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('vector_rewrites', 'store_id')"))
+        rewrites, store_id = meta["vector_rewrites"], meta["store_id"]
         if rewrites != self.rewrites:
             self._clear()
             self.rewrites = rewrites
-        self._append(self._load(conn, self.max_rowid))
+        if not self._size and self.snapshot_path:
+            self._restore(conn, store_id)
+        rows = self._load(conn, self.max_rowid)
+        self._append(rows)
+        if committed and self.snapshot_path and len(rows) >= SNAPSHOT_STALE and self._size >= SNAPSHOT_FROM:
+            self._save(store_id)
+
+    def _restore(self, conn: sqlite3.Connection, store_id: str) -> None:
+        assert self.snapshot_path is not None and self.rewrites is not None
+        snap = snapshot.load(self.snapshot_path, store_id, self.rewrites, self.dim)
+        if snap is None or not len(snap.rowids):
+            return
+        last = conn.execute("SELECT vec FROM vectors WHERE item_rowid = ?", (int(snap.rowids[-1]),)).fetchone()
+        if last is None or bytes(last[0]) != snap.matrix[-1].tobytes():
+            return  # the database is not the one the snapshot was taken of
+        self._scope_codes = {name: code for code, name in enumerate(snap.scope_names)}
+        self._kind_codes = {name: code for code, name in enumerate(snap.kind_names)}
+        self._rowids, self._matrix, self._scopes, self._kinds = snap.rowids, snap.matrix, snap.scopes, snap.kinds
+        self._size = len(snap.rowids)
+        self.max_rowid = int(snap.rowids[-1])
+        if snap.centre is not None and snap.bits.shape == (self._bits.shape[0], self._size):
+            self.centre, self._bits, self._bit_rows = snap.centre, snap.bits, self._size
+        self._update_bits()
+
+    def _save(self, store_id: str) -> None:
+        assert self.snapshot_path is not None and self.rewrites is not None
+        names = sorted(self._scope_codes, key=self._scope_codes.__getitem__)
+        kinds = sorted(self._kind_codes, key=self._kind_codes.__getitem__)
+        snap = snapshot.Snapshot(self.rowids, self.matrix, self.scopes, self.kinds, names, kinds,
+                                 self.centre, self.bits)
+        try:
+            snapshot.save(self.snapshot_path, snap, store_id, self.rewrites)
+        except OSError:
+            pass  # a read-only or full disk: the next process reads the database, as before
 
     def reset(self) -> None:
         self._clear()

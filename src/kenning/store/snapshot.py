@@ -1,0 +1,107 @@
+"""A file copy of the vector cache, so that a new process does not decode every vector again.
+
+Each process that opens a store builds the cache from the vectors table; at 100k facts that read
+takes about 1.2 s (150 MB of blobs through SQLite), which a CLI call, a hook on every prompt or a
+fresh MCP server pays in full. The snapshot holds the same arrays in numpy's own format and loads in
+a fraction of that; rows stored since it was written are then read from the database as usual.
+
+It is only a cache, never a source of truth. It is used only if it was written for this store
+(``meta.store_id``), with this embedder's dimension, and before no vector was deleted or rewritten
+(``meta.vector_rewrites``, kept by triggers), if its arrays still have the checksum they were written
+with (CRC-32, about 65 ms for 100k rows) and if its last row still matches the database. Anything
+else, including a damaged or foreign file, means it is ignored and the cache is built from the table.
+Writes go to a temporary file that replaces the old one, so a reader never sees half a snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+MAGIC = "kenning vector snapshot 1"
+
+
+@dataclass
+class Snapshot:
+    rowids: np.ndarray
+    matrix: np.ndarray
+    scopes: np.ndarray
+    kinds: np.ndarray
+    scope_names: list[str]
+    kind_names: list[str]
+    centre: np.ndarray | None
+    bits: np.ndarray
+
+
+def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
+    """Write the snapshot atomically (a temporary file in the same folder, then a rename)."""
+    arrays = [snap.rowids, snap.matrix, snap.scopes, snap.kinds, snap.bits]
+    if snap.centre is not None:
+        arrays.append(snap.centre)
+    arrays = [np.ascontiguousarray(a) for a in arrays]
+    header = {"magic": MAGIC, "store_id": store_id, "rewrites": rewrites, "rows": len(snap.rowids),
+              "dim": int(snap.matrix.shape[1]), "scopes": snap.scope_names, "kinds": snap.kind_names,
+              "centre": snap.centre is not None, "crc32": _checksum(arrays)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            _write(fh, np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
+            for array in arrays:
+                _write(fh, array)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: Path, store_id: str, rewrites: str, dim: int) -> Snapshot | None:
+    """The snapshot at ``path`` if it belongs to this store and state, else None."""
+    try:
+        with path.open("rb") as fh:
+            header: dict[str, Any] = json.loads(_read(fh).tobytes())
+            if (header.get("magic"), header.get("store_id"), header.get("rewrites"), header.get("dim")) != (
+                MAGIC, store_id, rewrites, dim
+            ):
+                return None
+            arrays = [_read(fh) for _ in range(6 if header["centre"] else 5)]
+    except (OSError, ValueError, EOFError, KeyError, TypeError):
+        return None
+    if _checksum(arrays) != header.get("crc32"):
+        return None
+    rowids, matrix, scopes, kinds, bits = arrays[:5]
+    centre = arrays[5] if len(arrays) == 6 else None
+    rows = int(header["rows"])
+    shapes_ok = (
+        rowids.shape == (rows,) and rowids.dtype == np.int64
+        and matrix.shape == (rows, dim) and matrix.dtype == np.float32
+        and scopes.shape == (rows,) and kinds.shape == (rows,)
+        and bits.ndim == 2 and bits.shape[1] in (0, rows)
+        and (centre is None or centre.shape == (dim,))
+        and bool(np.all(np.diff(rowids) > 0))
+    )
+    if not shapes_ok:
+        return None
+    return Snapshot(rowids, matrix, scopes, kinds, list(header["scopes"]), list(header["kinds"]), centre, bits)
+
+
+def _checksum(arrays: list[np.ndarray]) -> int:
+    crc = 0
+    for array in arrays:
+        crc = zlib.crc32(np.ascontiguousarray(array).view(np.uint8).reshape(-1).data, crc)
+    return crc
+
+
+def _write(fh: BinaryIO, array: np.ndarray) -> None:
+    np.save(fh, array, allow_pickle=False)
+
+
+def _read(fh: BinaryIO) -> np.ndarray:
+    return np.asarray(np.load(fh, allow_pickle=False))
