@@ -140,7 +140,7 @@ class Settings:
 
     @property
     def cache_dir(self) -> Path:
-        """Derived data that kenning rebuilds when missing (the skill catalog snapshot)."""
+        """Derived data that kenning rebuilds when missing (the skill catalog, the vector snapshot)."""
         return self.home / "cache"
 
     def paths(self) -> dict[str, str]:
