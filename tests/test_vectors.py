@@ -65,12 +65,16 @@ def test_rows_appended_a_few_at_a_time_equal_rows_loaded_at_once(corpus, monkeyp
     repeat or shift a row."""
     texts, vecs = corpus
     monkeypatch.setattr(vectors, "CENTRE_FROM", 50)
+    monkeypatch.setattr(vectors, "MIN_CAPACITY", 8)  # so the buffers grow many times over 360 rows
     scopes = [("a", "b", "c")[i % 3] for i in range(len(texts))]
     whole = filled_cache(vecs, scopes)
     grown = VectorCache(vecs.shape[1])
     rows = [(i + 1, v.tobytes(), scopes[i], "fact") for i, v in enumerate(vecs)]
+    capacities = set()
     for start in range(0, len(rows), 7):
         grown._append(rows[start : start + 7])
+        capacities.add(len(grown._rowids))
+    assert len(capacities) > 10  # grown step by step, each time copying what it held
     assert len(grown) == len(whole) == len(texts) and grown.rows_with_bits == len(texts)
     assert np.array_equal(grown.rowids, whole.rowids) and np.array_equal(grown.matrix, whole.matrix)
     assert np.array_equal(grown.scopes, whole.scopes) and np.array_equal(grown.kinds, whole.kinds)

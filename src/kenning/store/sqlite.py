@@ -54,7 +54,6 @@ class SQLiteStore:
         # document frequencies of query terms: read from fts5vocab, which counts a term's whole
         # posting list (1-4 ms a query at 100k facts); kept until the full-text index changes
         self._doc_freq: dict[str, int] = {}
-        self._doc_freq_version = -1
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
@@ -278,10 +277,9 @@ class SQLiteStore:
             if self._depth:  # inside a write transaction the index may hold uncommitted rows
                 counts = self._vocab_counts(terms)
             else:
-                version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-                if version != self._doc_freq_version or len(self._doc_freq) > DOC_FREQ_CACHE:
-                    self._doc_freq.clear()  # another connection committed, or the cache is full
-                    self._doc_freq_version = version
+                self._notice_other_writers()
+                if len(self._doc_freq) > DOC_FREQ_CACHE:
+                    self._doc_freq.clear()
                 missing = [t for t in terms if t not in self._doc_freq]
                 if missing:
                     self._doc_freq.update(self._vocab_counts(missing))
@@ -298,12 +296,20 @@ class SQLiteStore:
     def fresh_vectors(self) -> VectorCache:
         """The vector cache, first brought up to date with commits from any connection."""
         with self._lock:
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            if version != self._seen_version or self._dirty_vectors:
+            self._notice_other_writers()
+            if self._dirty_vectors:
                 self.vectors.refresh(self._conn, committed=not self._depth)
-                self._seen_version = version
                 self._dirty_vectors = False
         return self.vectors
+
+    def _notice_other_writers(self) -> None:
+        """Mark both caches stale if another connection committed since the last look (``data_version``
+        changes only for other connections' commits; our own writers call ``_index_changed``)."""
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._seen_version:
+            self._seen_version = version
+            self._dirty_vectors = True
+            self._doc_freq.clear()
 
     def index_pages(self) -> int:
         """Rows of the full-text index's storage (segments, their leaves and bookkeeping)."""
@@ -316,11 +322,6 @@ class SQLiteStore:
         reads each term's postings from all of them (about 10% of a full-text query at 100k facts)."""
         with self.transaction() as conn:
             conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
-
-    def mark_vectors_dirty(self) -> None:
-        """Our own commits do not change ``data_version``: a write to the vectors table through the
-        connection itself (not through this class's methods, which do it) must say so."""
-        self._dirty_vectors = True
 
     def _index_changed(self) -> None:
         """An item's full-text row and vector were written (inside the writer's transaction)."""

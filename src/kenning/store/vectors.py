@@ -29,6 +29,7 @@ EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is 
 RESCORE = 2_000  # candidates from the bit prefilter that get their exact cosine (at least 20 x limit)
 CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fixed
 GROWTH = 1.25  # the buffers grow by this factor when full (at most a quarter of them unused)
+MIN_CAPACITY = 1024  # rows the buffers hold at first
 SNAPSHOT_FROM = 20_000  # rows; a smaller cache is read from the database in a fraction of a second
 SNAPSHOT_STALE = 5_000  # rows read from the database in one refresh that make a new snapshot worth writing
 
@@ -110,7 +111,7 @@ class VectorCache:
             return
         start, end = self._size, self._size + len(rows)
         if end > len(self._rowids):
-            capacity = max(end, int(len(self._rowids) * GROWTH), 1024)
+            capacity = max(end, int(len(self._rowids) * GROWTH), MIN_CAPACITY)
             self._rowids = _grown(self._rowids, capacity, start)
             self._matrix = _grown(self._matrix, capacity, start)
             self._scopes = _grown(self._scopes, capacity, start)
