@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import numpy as np
 import pytest
 
 from kenning import Kenning
@@ -94,23 +95,12 @@ def test_empty_store_and_unmatched_words_give_empty_or_semantic_results(kb: Kenn
 
 
 def test_full_text_candidates_stay_in_scope_when_another_scope_holds_most_matches(kb: Kenning) -> None:
-    # 120 matches in another scope push this scope's three out of the index's first 2 x limit rows:
-    # the joined query must take over, and nothing of the other scope may come back.
-    kb.remember_many([f"kiwi {i}" for i in range(120)], scope="other")  # short: BM25 ranks them first
-    kb.remember_many(["kiwi orders ship on Mondays", "the kiwi supplier is in Napier",
-                      "a kiwi tastes sour when unripe"], scope="mine")
-    statements: list[str] = []
-    kb.store._conn.set_trace_callback(statements.append)
-    rows = kb.store.lexical('"kiwi"', "mine", None, 10)
-    kb.store._conn.set_trace_callback(None)
-    assert any("JOIN items" in sql for sql in statements)
-    assert len(rows) == 3
-    contents = {kb.store.get_rowid(r[0])["content"] for r in rows}
-    assert contents == {"kiwi orders ship on Mondays", "the kiwi supplier is in Napier",
-                        "a kiwi tastes sour when unripe"}
-    assert all("kiwi" in body for _, _, body in rows)
+    kb.remember_many([f"kiwi {i}" for i in range(120)], scope="other")
+    mine = {"kiwi orders ship on Mondays", "the kiwi supplier is in Napier", "a kiwi tastes sour when unripe"}
+    kb.remember_many(sorted(mine), scope="mine")
     hits = kb.recall("kiwi", k=5, scope="mine")
-    assert {h.item.content for h in hits} == contents
+    assert {h.item.content for h in hits} == mine
+    assert all("words: kiwi" in h.why for h in hits)
 
 
 def test_full_text_candidates_are_checked_for_scope_and_kind_also_without_a_vector(kb: Kenning) -> None:
@@ -120,15 +110,37 @@ def test_full_text_candidates_are_checked_for_scope_and_kind_also_without_a_vect
     kb.remember("walrus colonies haul out on ice", scope="other")
     kb.lessons.record(action="fed the walrus", context="zoo", outcome="negative", insight="walrus bites",
                       scope="mine")
-    found = {kb.store.get_rowid(r[0])["content"] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)}
-    assert found == {"walrus tusks grow all their life"}
     (rowid,) = [r["rowid"] for r in kb.store.select("content = ?", ["walrus tusks grow all their life"])]
     other = sqlite3.connect(kb.store.path)  # another writer: the cache reloads without this row
     with other:
         other.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
     other.close()
-    assert [r[0] for r in kb.store.lexical('"walrus"', "mine", ("fact",), 10)] == [rowid]
-    assert kb.store.lexical('"walrus"', "other", ("lesson",), 10) == []
+    hits = kb.recall("walrus", k=5, scope="mine", kinds=["fact"])
+    assert [h.item.content for h in hits] == ["walrus tusks grow all their life"]
+    assert hits[0].semantic is None and "words: walrus" in hits[0].why
+    assert kb.recall("walrus", k=5, scope="other", kinds=["lesson"]) == []
+
+
+def test_full_text_candidates_tied_on_words_are_chosen_by_meaning_not_by_insertion_order(
+    tmp_path, embedder  # type: ignore[no-untyped-def]
+) -> None:
+    """More documents share the query's words than the candidate list holds, and the vector search
+    scored none of them: their exact cosine decides, so the order they were stored in does not."""
+    from kenning.lexical import word_candidates
+    from kenning.store.vectors import Scored
+
+    facts = [f"ledger entry {i}: paid the plumber" for i in range(30)] + ["ledger of ocean tides and moon phases"]
+    chosen = []
+    for order in (facts, facts[::-1]):
+        with Kenning.open(tmp_path / str(len(chosen)), embedder=embedder) as kb:
+            kb.remember_many(order)
+            query = embedder.embed_query("ledger of the tides")
+            nothing = Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+            found = word_candidates(kb.store, kb.store.fresh_vectors(), query, nothing, [], ["ledger"],
+                                    {"ledger": 1.0, "tides": 1.0}, "default", None, 3, 2.5)
+            chosen.append([kb.store.get_rowid(rowid)["content"] for rowid, _, _ in found])
+    assert chosen[0] == chosen[1]
+    assert chosen[0][0] == "ledger of ocean tides and moon phases"
 
 
 def test_common_terms_are_left_to_the_word_share_on_a_large_store(kb: Kenning, monkeypatch) -> None:  # type: ignore[no-untyped-def]

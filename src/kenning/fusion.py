@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping
 
+import numpy as np
+
 
 def idf(total: int, df: int) -> float:
     """BM25's inverse document frequency of a term found in ``df`` of ``total`` documents."""
@@ -30,6 +32,11 @@ def rescale(cos: float | None, lo: float, hi: float) -> float:
     if cos is None:
         return 0.0
     return min(1.0, max(0.0, (cos - lo) / (hi - lo))) if hi > lo else 1.0
+
+
+def rescale_all(cos: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """``rescale`` of many cosines at once."""
+    return np.clip((cos - lo) / (hi - lo), 0.0, 1.0) if hi > lo else np.ones_like(cos)
 
 
 def fuse(meaning: float, share: float, lexical_weight: float) -> float:

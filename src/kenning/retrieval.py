@@ -1,7 +1,8 @@
 """Hybrid recall: words and meaning, fused, filtered, lightly reranked, explained.
 
-1. Candidates from one scope: full-text (FTS5 BM25 over segmented, stemmed text) and semantic
-   (cosine between the query vector and every stored vector). Every candidate gets its exact
+1. Candidates from one scope: semantic (cosine between the query vector and the stored vectors,
+   ``store.vectors``) and full-text (the documents holding the query's rarer segmented, stemmed
+   terms, chosen by the fused score below, ``kenning.lexical``). Every candidate gets its exact
    cosine, whichever list brought it.
 2. Fusion by evidence, not by rank: ``score = meaning + LEXICAL_WEIGHT * words`` (normalised to
    [0, 1]) where
@@ -14,7 +15,8 @@
 3. Filters (kinds, tags, confidence, time range, superseded, expired) in SQL on the candidates; if
    too few survive, the candidate lists are widened and the search runs again.
 4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
-   returned items get ``last_accessed`` / ``access_count`` updated.
+   returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
+   ``store.sqlite.TOUCH_DELAY``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from .fusion import fuse, idf, rescale, word_share
 from .models import KINDS, Hit
 from .records import item_from_row
 from .store import Store
-from .text import fts_match_expression, query_words
+from .lexical import word_candidates
+from .text import query_words
 from .timeutil import to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
@@ -38,14 +41,13 @@ from .timeutil import to_epoch, utcnow
 # (92.7) because a query that shares no words with a memory gets no word evidence at all.
 LEXICAL_WEIGHT = 2.5
 MAX_QUERY_CHARS = 10_000
-# FTS5 scores every document that holds any searched term, so on a large store a query with common
-# terms (a long Chinese message segments into dozens) cost tens of ms. Only the rarer terms look for
-# candidates; every term still counts in the word share of the candidates found, and a store of a
-# few thousand facts is hardly touched. Measured at 100k facts (full-text step p50 / p95, ms): every
-# term 11.1 / 45.3, budget 4,000: 5.0 / 10.4, 2,000: 2.9 / 6.0. Quality at that size (three LoCoMo
-# conversations stored among the 100k facts, 383 questions, R@10): every term 61.0, 4,000: 61.3,
-# 3,000: 61.5, 2,000: 60.9, 1,000: 55.9.
-LEXICAL_POSTINGS = 3000
+# Only the rarer query terms look for full-text candidates: a long Chinese message segments into
+# dozens of terms, and on a large store the common ones hold tens of thousands of documents. Every
+# term still counts in the word share of the candidates found, and a store of a few thousand facts
+# is hardly touched. Measured with bench/scale_recall.py (LoCoMo among 100k facts, all 1,536
+# questions, R@10): 65.6 at a budget of 1,500, 2,000 and 3,000 postings (383 questions: 68.6 at
+# 1,000, 69.4 from 1,500 to 5,000). Reading the posting lists costs about 1.2 ms per 1,000.
+LEXICAL_POSTINGS = 2000
 MIN_SEARCHED_TERMS = 2
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
@@ -153,14 +155,16 @@ def recall(
     qvec = embedder.embed_query(query)
     vectors = store.fresh_vectors()
     df = store.doc_freq(terms)
-    match = fts_match_expression(searched_terms(terms, df))
+    searched = [t for t in searched_terms(terms, df) if df.get(t)]
     weights = {t: idf(len(vectors), df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
     where, params = filters.sql(now)
     pool = max(50, 4 * k)
     while True:
-        dense = vectors.search(qvec, scope, filters.kinds, pool)
-        lexical = store.lexical(match, scope, filters.kinds, pool) if match else []
+        seen = vectors.scored(qvec, scope, filters.kinds, pool)
+        dense = seen.best(pool)
+        lexical = word_candidates(store, vectors, qvec, seen, dense, searched, weights, scope, filters.kinds, pool,
+                                  LEXICAL_WEIGHT) if searched else []
         evidence = _Evidence.collect(words, weights, dense, lexical)
         evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
         ranked = _score_and_filter(store, evidence, where, params, now)
@@ -191,7 +195,7 @@ class _Evidence:
         lexical: list[tuple[int, float, str]],
     ) -> _Evidence:
         matched = {}
-        for rank, (rowid, _bm25, body) in enumerate(lexical, 1):
+        for rank, (rowid, _score, body) in enumerate(lexical, 1):
             share, found = word_share(weights, set(body.split()))
             if found:
                 matched[rowid] = (share, [words[t] for t in found], rank)

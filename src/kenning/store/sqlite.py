@@ -8,10 +8,12 @@ together with its audit record: a failure midway rolls all of it back.
 
 from __future__ import annotations
 
+import atexit
 import json
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,10 +22,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import EmbedderMismatch, StoreError
+from ..text import fts_match_expression
 from .migrations import migrate
 from .vectors import VectorCache
 
 DOC_FREQ_CACHE = 100_000  # terms
+# Recall's access counts are written behind, at most this many seconds after the recall (or with
+# the next write, or on close). A write per recall cost about 2 ms at 100k facts, queued every
+# recall behind any other process's write transaction, and told every other connection that the
+# database had changed (so they dropped their caches).
+TOUCH_DELAY = 5.0
+ACCESS_COLUMNS = ("last_accessed", "access_count")
 BUSY_TIMEOUT_MS = 60_000
 ITEM_COLUMNS = (
     "id kind scope content content_key tags source confidence category importance created_at updated_at "
@@ -54,6 +63,9 @@ class SQLiteStore:
         # document frequencies of query terms: read from fts5vocab, which counts a term's whole
         # posting list (1-4 ms a query at 100k facts); kept until the full-text index changes
         self._doc_freq: dict[str, int] = {}
+        self._touched: dict[int, tuple[float, int]] = {}  # rowid -> (last access, accesses) not yet written
+        self._touch_timer: threading.Timer | None = None
+        self._closed = False
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
@@ -71,7 +83,13 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            if self._closed:
+                return
+            try:
+                self.flush_touches()
+            finally:
+                self._closed = True
+                self._conn.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -86,10 +104,13 @@ class SQLiteStore:
                 return
             self._conn.execute("BEGIN IMMEDIATE")
             self._depth = 1
+            touched, self._touched = self._touched, {}
             try:
+                self._write_touches(touched)
                 yield self._conn
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                self._touched = _merged(touched, self._touched)
                 # the vector cache may have read rows of this transaction (the write gate compares
                 # within it), and a rolled-back rowid is handed out again: start the cache afresh
                 self.vectors.reset()
@@ -185,27 +206,69 @@ class SQLiteStore:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         with self._lock:
+            if self._touched and any(c in where or c in order for c in ACCESS_COLUMNS):
+                self.flush_touches()  # the database itself must hold them to select or sort by them
             cur = self._conn.execute(sql, list(params))
             names = [d[0] for d in cur.description]
-            return [dict(zip(names, row)) for row in cur.fetchall()]
+            return [self._with_touches(dict(zip(names, row))) for row in cur.fetchall()]
 
     def touch(self, rowids: Iterable[int], now: float) -> None:
-        """Count an access on each item (recall calls this for what it returns)."""
-        ids = list(rowids)
-        if not ids:
-            return
-        with self.transaction() as conn:
-            conn.execute(
-                f"UPDATE items SET last_accessed = ?, access_count = access_count + 1 "
-                f"WHERE rowid IN ({', '.join('?' * len(ids))})",
-                [now, *ids],
+        """Count an access on each item (recall calls this for what it returns).
+
+        Written behind (``TOUCH_DELAY``); until then this store's reads show the pending counts."""
+        with self._lock:
+            for rowid in rowids:
+                last, count = self._touched.get(rowid, (now, 0))
+                self._touched[rowid] = (max(last, now), count + 1)
+            if self._touched and self._touch_timer is None and not self._closed:
+                self._touch_timer = threading.Timer(TOUCH_DELAY, self._flush_from_timer)
+                self._touch_timer.daemon = True
+                self._touch_timer.start()
+                _UNWRITTEN.add(self)  # a program that exits without closing the store still writes them
+
+    def flush_touches(self) -> None:
+        """Write the pending access counts now."""
+        with self._lock:
+            if self._touched:
+                with self.transaction():
+                    pass  # a write transaction begins by writing them
+
+    def _flush_from_timer(self) -> None:
+        with self._lock:
+            self._touch_timer = None
+            if self._closed:
+                return
+            try:
+                self.flush_touches()
+            except sqlite3.OperationalError:  # locked past the busy timeout: the counts stay pending
+                self.touch((), 0.0)  # and a new timer tries again
+
+    def _write_touches(self, touched: dict[int, tuple[float, int]]) -> None:
+        if self._touch_timer is not None:
+            self._touch_timer.cancel()
+            self._touch_timer = None
+        if touched:
+            self._conn.executemany(
+                "UPDATE items SET last_accessed = max(coalesce(last_accessed, 0), ?), "
+                "access_count = access_count + ? WHERE rowid = ?",
+                [(last, count, rowid) for rowid, (last, count) in touched.items()],
             )
+
+    def _with_touches(self, row: dict[str, Any]) -> dict[str, Any]:
+        """``row`` with the access counts this store has not written yet."""
+        pending = self._touched.get(row.get("rowid", -1))
+        if pending is not None:
+            if "last_accessed" in row:
+                row["last_accessed"] = max(row["last_accessed"] or 0, pending[0])
+            if "access_count" in row:
+                row["access_count"] += pending[1]
+        return row
 
     def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
         with self._lock:
             cur = self._conn.execute(sql, list(params))
             row = cur.fetchone()
-            return dict(zip([d[0] for d in cur.description], row)) if row else None
+            return self._with_touches(dict(zip([d[0] for d in cur.description], row))) if row else None
 
     # -- entity names -------------------------------------------------------------------------
 
@@ -231,43 +294,35 @@ class SQLiteStore:
 
     # -- search -------------------------------------------------------------------------------
 
-    def lexical(
-        self, match: str, scope: str, kinds: Sequence[str] | None, limit: int
-    ) -> list[tuple[int, float, str]]:
-        """(rowid, bm25, segmented body) of the best full-text matches in a scope, best first.
+    def postings(self, terms: Sequence[str]) -> list[np.ndarray]:
+        """For each term, the rowids of the indexed documents (of all scopes) that hold it.
 
-        The full-text index knows nothing of scopes and kinds, and joining ``items`` on every
-        matching document doubled the cost of a query (measured on 50k facts: p50 13 -> 6 ms). So
-        the index is asked alone for twice the limit, and only those rows are checked; if too few
-        of them belong (other scopes or kinds dominate the matches), the joined query runs.
-        """
-        kind_sql = f" AND i.kind IN ({', '.join('?' * len(kinds))})" if kinds else ""
+        Unranked: FTS5 reads a term's posting list in rowid order, while asking it for the best
+        bm25 matches scores and sorts every matching document (the larger part of a full-text
+        query on a large store)."""
+        out = []
         with self._lock:
-            top = self._conn.execute(
-                "SELECT rowid, bm25(items_fts) AS s FROM items_fts WHERE items_fts MATCH ? ORDER BY s LIMIT ?",
-                (match, 2 * limit),
-            ).fetchall()
-            # scope and kind are compared here, not in SQL: given "scope = ?", SQLite walks the
-            # scope's whole index instead of looking up the few rowids (14 ms at 100k facts). The
-            # vector cache knows both for every item with a vector (reading 100 rows cost 0.7 ms).
-            mine, unknown = self.fresh_vectors().in_scope((r[0] for r in top), scope, kinds)
-            if unknown:
-                mine |= {rowid for rowid, item_scope, kind in self._conn.execute(
-                    f"SELECT rowid, scope, kind FROM items WHERE rowid IN ({', '.join('?' * len(unknown))})", unknown,
-                ) if item_scope == scope and (not kinds or kind in kinds)}
-            if len(mine) < limit and len(top) == 2 * limit:
-                top = self._conn.execute(
-                    "SELECT f.rowid, bm25(items_fts) AS s FROM items_fts f JOIN items i ON i.rowid = f.rowid "
-                    f"WHERE items_fts MATCH ? AND i.scope = ?{kind_sql} ORDER BY s LIMIT ?",
-                    [match, scope, *(kinds or []), limit],
-                ).fetchall()
-                mine = {r[0] for r in top}
-            top = [r for r in top if r[0] in mine][:limit]
-            bodies = dict(self._conn.execute(
-                f"SELECT rowid, body FROM items_fts WHERE rowid IN ({', '.join('?' * len(top))})",
-                [r[0] for r in top],
-            ).fetchall()) if top else {}
-        return [(int(r[0]), float(r[1]), str(bodies[r[0]])) for r in top]
+            for term in terms:
+                cur = self._conn.execute("SELECT rowid FROM items_fts WHERE items_fts MATCH ?",
+                                         (fts_match_expression([term]),))
+                out.append(np.fromiter((r[0] for r in cur), dtype=np.int64))
+        return out
+
+    def scope_of(self, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(scope, kind) of the given items."""
+        if not rowids:
+            return {}
+        with self._lock:
+            return {int(r): (s, k) for r, s, k in self._conn.execute(
+                f"SELECT rowid, scope, kind FROM items WHERE rowid IN ({', '.join('?' * len(rowids))})", list(rowids))}
+
+    def bodies(self, rowids: Sequence[int]) -> dict[int, str]:
+        """The segmented full-text body of each given item."""
+        if not rowids:
+            return {}
+        with self._lock:
+            return {int(r): str(b) for r, b in self._conn.execute(
+                f"SELECT rowid, body FROM items_fts WHERE rowid IN ({', '.join('?' * len(rowids))})", list(rowids))}
 
     def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
         """In how many indexed documents (of all scopes) each term occurs; terms in none are left out."""
@@ -381,6 +436,24 @@ class SQLiteStore:
     def audit_count(self) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT count(*) FROM audit").fetchone()[0])
+
+
+_UNWRITTEN: weakref.WeakSet[SQLiteStore] = weakref.WeakSet()
+
+
+@atexit.register
+def _write_pending_counts() -> None:
+    for store in list(_UNWRITTEN):
+        if not store._closed:
+            store.flush_touches()
+
+
+def _merged(older: dict[int, tuple[float, int]], newer: dict[int, tuple[float, int]]) -> dict[int, tuple[float, int]]:
+    out = dict(older)
+    for rowid, (last, count) in newer.items():
+        was = out.get(rowid, (last, 0))
+        out[rowid] = (max(was[0], last), was[1] + count)
+    return out
 
 
 def _blob(vec: np.ndarray, dim: int) -> bytes:

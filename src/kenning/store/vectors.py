@@ -185,24 +185,23 @@ class VectorCache:
         self, query: np.ndarray, scope: str, kinds: Iterable[str] | None, limit: int
     ) -> list[tuple[int, float]]:
         """The ``limit`` best (rowid, cosine) pairs in one scope, best first."""
+        return self.scored(query, scope, kinds, limit).best(limit)
+
+    def scored(self, query: np.ndarray, scope: str, kinds: Iterable[str] | None, limit: int) -> Scored:
+        """Every row of the scope that a search for the ``limit`` best looks at, with its exact
+        cosine: all of them below ``EXACT_BELOW``, the prefilter's choice above."""
         code = self._scope_codes.get(scope)
         if code is None or not len(self.rowids):
-            return []
+            return Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
         mask = self.scopes == code
         if kinds is not None:
             kind_codes = [self._kind_codes[k] for k in kinds if k in self._kind_codes]
             mask &= np.isin(self.kinds, kind_codes)
         idx = np.flatnonzero(mask)
-        if not len(idx):
-            return []
         if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
         scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
-        limit = min(limit, len(idx))
-        top = np.argpartition(-scores, limit - 1)[:limit]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        rowids = self.rowids
-        return [(int(rowids[idx[i]]), float(scores[i])) for i in top]
+        return Scored(self.rowids[idx], scores)
 
     def _prefilter(self, query: np.ndarray, idx: np.ndarray, keep: int) -> np.ndarray:
         """The ``keep`` rows among ``idx`` whose sign bits differ least from the query's."""
@@ -217,8 +216,7 @@ class VectorCache:
 
     def _positions(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Row of each wanted rowid in the cache, and whether the cache holds it at all."""
-        pos = np.minimum(np.searchsorted(self.rowids, wanted), len(self.rowids) - 1)
-        return pos, self.rowids[pos] == wanted
+        return locate(self.rowids, wanted)
 
     def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """The given items that have a vector, and their vectors."""
@@ -236,15 +234,61 @@ class VectorCache:
         if not len(wanted) or not len(self.rowids):
             return set(), wanted.tolist()
         pos, held = self._positions(wanted)
-        ok = held & (self.scopes[pos] == self._scope_codes.get(scope, -1))
+        ok = held & self._belongs(pos, scope, kinds)
+        return set(wanted[ok].tolist()), wanted[~held].tolist()
+
+    def _belongs(self, pos: np.ndarray, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
+        ok = self.scopes[pos] == self._scope_codes.get(scope, -1)
         if kinds is not None:
             ok &= np.isin(self.kinds[pos], [self._kind_codes.get(k, -1) for k in kinds])
-        return set(wanted[ok].tolist()), wanted[~held].tolist()
+        return ok
+
+    def held_in_scope(
+        self, rowids: np.ndarray, scope: str, kinds: Iterable[str] | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each of the (ascending) rowids: whether the cache holds it, and whether it is of
+        ``scope`` (and ``kinds``)."""
+        if not len(rowids) or not len(self.rowids):
+            return np.zeros(len(rowids), dtype=bool), np.zeros(len(rowids), dtype=bool)
+        pos, held = self._positions(rowids)
+        return held, held & self._belongs(pos, scope, kinds)
 
     def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
         """Cosine of the query with each given item (items without a vector are left out)."""
         ids, vecs = self.rows_of(rowids)
         return {int(r): float(c) for r, c in zip(ids, product(vecs, query))}
+
+
+class Scored:
+    """Rows a search looked at (rowids ascending) and their exact cosines with the query."""
+
+    def __init__(self, rowids: np.ndarray, cosines: np.ndarray) -> None:
+        self.rowids = rowids
+        self.cosines = cosines
+
+    def best(self, limit: int) -> list[tuple[int, float]]:
+        """The ``limit`` best (rowid, cosine) pairs, best first."""
+        limit = min(limit, len(self.rowids))
+        if not limit:
+            return []
+        top = np.argpartition(-self.cosines, limit - 1)[:limit]
+        top = top[np.argsort(-self.cosines[top], kind="stable")]
+        return [(int(self.rowids[i]), float(self.cosines[i])) for i in top]
+
+    def lookup(self, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each given rowid: whether it was scored, and its cosine (0 where it was not)."""
+        cos = np.zeros(len(rowids), dtype=np.float32)
+        if not len(self.rowids):
+            return np.zeros(len(rowids), dtype=bool), cos
+        pos, found = locate(self.rowids, rowids)
+        cos[found] = self.cosines[pos[found]]
+        return found, cos
+
+
+def locate(rowids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Position of each wanted rowid in the ascending, non-empty ``rowids``, and whether it is there."""
+    pos = np.minimum(np.searchsorted(rowids, wanted), len(rowids) - 1)
+    return pos, rowids[pos] == wanted
 
 
 def _grown(buffer: np.ndarray, capacity: int, used: int, axis: int = 0) -> np.ndarray:
