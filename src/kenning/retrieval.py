@@ -16,7 +16,7 @@
    too few survive, the candidate lists are widened and the search runs again.
 4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
    returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
-   ``store.sqlite.TOUCH_DELAY``).
+   ``kenning.store.access``).
 """
 
 from __future__ import annotations

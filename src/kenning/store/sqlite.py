@@ -23,16 +23,12 @@ import numpy as np
 
 from ..errors import EmbedderMismatch, StoreError
 from ..text import fts_match_expression
+from . import access
+from .access import PendingAccesses
 from .migrations import migrate
 from .vectors import VectorCache
 
 DOC_FREQ_CACHE = 100_000  # terms
-# Recall's access counts are written behind, at most this many seconds after the recall (or with
-# the next write, or on close). A write per recall cost about 2 ms at 100k facts, queued every
-# recall behind any other process's write transaction, and told every other connection that the
-# database had changed (so they dropped their caches).
-TOUCH_DELAY = 5.0
-ACCESS_COLUMNS = ("last_accessed", "access_count")
 BUSY_TIMEOUT_MS = 60_000
 ITEM_COLUMNS = (
     "id kind scope content content_key tags source confidence category importance created_at updated_at "
@@ -63,8 +59,7 @@ class SQLiteStore:
         # document frequencies of query terms: read from fts5vocab, which counts a term's whole
         # posting list (1-4 ms a query at 100k facts); kept until the full-text index changes
         self._doc_freq: dict[str, int] = {}
-        self._touched: dict[int, tuple[float, int]] = {}  # rowid -> (last access, accesses) not yet written
-        self._touch_timer: threading.Timer | None = None
+        self._accesses = PendingAccesses(self._write_accesses_later)
         self._closed = False
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -104,13 +99,13 @@ class SQLiteStore:
                 return
             self._conn.execute("BEGIN IMMEDIATE")
             self._depth = 1
-            touched, self._touched = self._touched, {}
+            accesses = self._accesses.take()  # every write transaction carries them
             try:
-                self._write_touches(touched)
+                self._conn.executemany(access.UPDATE, accesses)
                 yield self._conn
             except BaseException:
                 self._conn.execute("ROLLBACK")
-                self._touched = _merged(touched, self._touched)
+                self._accesses.give_back(accesses)
                 # the vector cache may have read rows of this transaction (the write gate compares
                 # within it), and a rolled-back rowid is handed out again: start the cache afresh
                 self.vectors.reset()
@@ -206,69 +201,42 @@ class SQLiteStore:
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         with self._lock:
-            if self._touched and any(c in where or c in order for c in ACCESS_COLUMNS):
+            if self._accesses and any(c in where or c in order for c in access.COLUMNS):
                 self.flush_touches()  # the database itself must hold them to select or sort by them
             cur = self._conn.execute(sql, list(params))
             names = [d[0] for d in cur.description]
-            return [self._with_touches(dict(zip(names, row))) for row in cur.fetchall()]
+            return [self._accesses.shown_in(dict(zip(names, row))) for row in cur.fetchall()]
 
     def touch(self, rowids: Iterable[int], now: float) -> None:
-        """Count an access on each item (recall calls this for what it returns).
-
-        Written behind (``TOUCH_DELAY``); until then this store's reads show the pending counts."""
+        """Count an access on each item (recall calls this for what it returns); written behind,
+        see ``store.access``."""
         with self._lock:
-            for rowid in rowids:
-                last, count = self._touched.get(rowid, (now, 0))
-                self._touched[rowid] = (max(last, now), count + 1)
-            if self._touched and self._touch_timer is None and not self._closed:
-                self._touch_timer = threading.Timer(TOUCH_DELAY, self._flush_from_timer)
-                self._touch_timer.daemon = True
-                self._touch_timer.start()
-                _UNWRITTEN.add(self)  # a program that exits without closing the store still writes them
+            if not self._closed:
+                self._accesses.add(rowids, now)
+                _UNWRITTEN.add(self)
 
     def flush_touches(self) -> None:
         """Write the pending access counts now."""
         with self._lock:
-            if self._touched:
+            if self._accesses:
                 with self.transaction():
                     pass  # a write transaction begins by writing them
 
-    def _flush_from_timer(self) -> None:
+    def _write_accesses_later(self) -> None:
         with self._lock:
-            self._touch_timer = None
+            self._accesses.timer_fired()
             if self._closed:
                 return
             try:
                 self.flush_touches()
-            except sqlite3.OperationalError:  # locked past the busy timeout: the counts stay pending
-                self.touch((), 0.0)  # and a new timer tries again
-
-    def _write_touches(self, touched: dict[int, tuple[float, int]]) -> None:
-        if self._touch_timer is not None:
-            self._touch_timer.cancel()
-            self._touch_timer = None
-        if touched:
-            self._conn.executemany(
-                "UPDATE items SET last_accessed = max(coalesce(last_accessed, 0), ?), "
-                "access_count = access_count + ? WHERE rowid = ?",
-                [(last, count, rowid) for rowid, (last, count) in touched.items()],
-            )
-
-    def _with_touches(self, row: dict[str, Any]) -> dict[str, Any]:
-        """``row`` with the access counts this store has not written yet."""
-        pending = self._touched.get(row.get("rowid", -1))
-        if pending is not None:
-            if "last_accessed" in row:
-                row["last_accessed"] = max(row["last_accessed"] or 0, pending[0])
-            if "access_count" in row:
-                row["access_count"] += pending[1]
-        return row
+            except sqlite3.OperationalError:  # locked past the busy timeout: pending, and a new timer
+                self._accesses.add((), 0.0)
 
     def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
         with self._lock:
             cur = self._conn.execute(sql, list(params))
             row = cur.fetchone()
-            return self._with_touches(dict(zip([d[0] for d in cur.description], row))) if row else None
+            return self._accesses.shown_in(dict(zip([d[0] for d in cur.description], row))) if row else None
 
     # -- entity names -------------------------------------------------------------------------
 
@@ -446,14 +414,6 @@ def _write_pending_counts() -> None:
     for store in list(_UNWRITTEN):
         if not store._closed:
             store.flush_touches()
-
-
-def _merged(older: dict[int, tuple[float, int]], newer: dict[int, tuple[float, int]]) -> dict[int, tuple[float, int]]:
-    out = dict(older)
-    for rowid, (last, count) in newer.items():
-        was = out.get(rowid, (last, 0))
-        out[rowid] = (max(was[0], last), was[1] + count)
-    return out
 
 
 def _blob(vec: np.ndarray, dim: int) -> bytes:

@@ -226,17 +226,6 @@ class VectorCache:
         pos, found = self._positions(wanted)
         return wanted[found], self.matrix[pos[found]]
 
-    def in_scope(
-        self, rowids: Iterable[int], scope: str, kinds: Iterable[str] | None
-    ) -> tuple[set[int], list[int]]:
-        """Of the given items, those of ``scope`` (and ``kinds``), and those the cache does not hold."""
-        wanted = np.fromiter(rowids, dtype=np.int64)
-        if not len(wanted) or not len(self.rowids):
-            return set(), wanted.tolist()
-        pos, held = self._positions(wanted)
-        ok = held & self._belongs(pos, scope, kinds)
-        return set(wanted[ok].tolist()), wanted[~held].tolist()
-
     def _belongs(self, pos: np.ndarray, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
         ok = self.scopes[pos] == self._scope_codes.get(scope, -1)
         if kinds is not None:
