@@ -26,13 +26,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from .embed import Embedder
 from .errors import InvalidInput
 from .fusion import fuse, idf, rescale, word_share
+from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
 from .store import Store
-from .lexical import word_candidates
+from .store.vectors import Scored, VectorCache
 from .text import query_words
 from .timeutil import to_epoch, utcnow
 
@@ -166,7 +169,7 @@ def recall(
         lexical = word_candidates(store, vectors, qvec, seen, dense, searched, weights, scope, filters.kinds, pool,
                                   LEXICAL_WEIGHT) if searched else []
         evidence = _Evidence.collect(words, weights, dense, lexical)
-        evidence.cosine.update(vectors.cosines(qvec, [r for r in evidence.words if r not in evidence.cosine]))
+        evidence.add_cosines(seen, vectors, qvec)
         ranked = _score_and_filter(store, evidence, where, params, now)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(ranked) >= k or exhausted:
@@ -207,6 +210,13 @@ class _Evidence:
             lo=min(cos, default=0.0),
             hi=max(cos, default=1.0),
         )
+
+    def add_cosines(self, seen: Scored, vectors: VectorCache, query: np.ndarray) -> None:
+        """The cosine of every word candidate: from the vector search where it scored it, else exact."""
+        wanted = np.array(sorted(r for r in self.words if r not in self.cosine), dtype=np.int64)
+        known, cos = seen.lookup(wanted)
+        self.cosine.update(zip(wanted[known].tolist(), cos[known].tolist()))
+        self.cosine.update(vectors.cosines(query, wanted[~known].tolist()))
 
     def meaning(self, rowid: int) -> float:
         return rescale(self.cosine.get(rowid), self.lo, self.hi)

@@ -56,6 +56,7 @@ class VectorCache:
         self._bits = np.empty((self.dim // 64 if self.dim % 64 == 0 else 0, 0), dtype=np.uint64)
         self._bit_rows = 0
         self.max_rowid = 0
+        self._scope_rows: dict[tuple[int, tuple[str, ...] | None], np.ndarray] = {}
         self.rewrites: str | None = None  # the database's count of deleted or rewritten vectors
 
     @property
@@ -122,6 +123,7 @@ class VectorCache:
         self._scopes[start:end] = [self._code(self._scope_codes, r[2]) for r in rows]
         self._kinds[start:end] = [self._code(self._kind_codes, r[3]) for r in rows]
         self._size = end
+        self._scope_rows.clear()
         self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
         self._update_bits()
 
@@ -162,6 +164,7 @@ class VectorCache:
         self._kind_codes = {name: code for code, name in enumerate(snap.kind_names)}
         self._rowids, self._matrix, self._scopes, self._kinds = snap.rowids, snap.matrix, snap.scopes, snap.kinds
         self._size = len(snap.rowids)
+        self._scope_rows.clear()
         self.max_rowid = int(snap.rowids[-1])
         if snap.centre is not None and snap.bits.shape == (self._bits.shape[0], self._size):
             self.centre, self._bits, self._bit_rows = snap.centre, snap.bits, self._size
@@ -193,15 +196,25 @@ class VectorCache:
         code = self._scope_codes.get(scope)
         if code is None or not len(self.rowids):
             return Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
-        mask = self.scopes == code
-        if kinds is not None:
-            kind_codes = [self._kind_codes[k] for k in kinds if k in self._kind_codes]
-            mask &= np.isin(self.kinds, kind_codes)
-        idx = np.flatnonzero(mask)
+        idx = self._rows_in(code, kinds)
         if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
         scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
         return Scored(self.rowids[idx], scores)
+
+    def _rows_in(self, code: int, kinds: Iterable[str] | None) -> np.ndarray:
+        """Positions of the rows of one scope (and kinds); kept until rows are added or dropped
+        (finding them cost 0.3 ms a search at 100k rows)."""
+        key = (code, None if kinds is None else tuple(sorted(set(kinds))))
+        rows = self._scope_rows.get(key)
+        if rows is None:
+            mask = self.scopes == code
+            if kinds is not None:
+                mask &= np.isin(self.kinds, [self._kind_codes[k] for k in kinds if k in self._kind_codes])
+            if len(self._scope_rows) >= 64:
+                self._scope_rows.clear()
+            rows = self._scope_rows[key] = np.flatnonzero(mask)
+        return rows
 
     def _prefilter(self, query: np.ndarray, idx: np.ndarray, keep: int) -> np.ndarray:
         """The ``keep`` rows among ``idx`` whose sign bits differ least from the query's."""
