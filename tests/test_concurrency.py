@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 from kenning import Kenning
@@ -48,3 +49,28 @@ def test_four_processes_writing_200_facts_each_lose_nothing(tmp_path: Path, embe
         shared = kb.recall("the shared fact every worker knows", k=1)[0].item
         assert shared.reinforced == 3  # type: ignore[union-attr]
         assert len([e for e in kb.audit(limit=2000) if e.action == "remember"]) == 801
+
+
+def test_many_connections_opening_one_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """Switching a new database to WAL needs it alone for a moment; when several open it at once
+    SQLite may answer "locked" without waiting (an MCP server and a hook starting together)."""
+    from kenning.store import open_store
+
+    failures: list[BaseException] = []
+    for attempt in range(60):
+        db = tmp_path / str(attempt) / "kenning.db"
+        start = threading.Barrier(8)
+
+        def open_it() -> None:
+            start.wait()
+            try:
+                open_store(db, "test-embedder", 4).close()
+            except BaseException as exc:  # noqa: BLE001 - collected and reported below
+                failures.append(exc)
+
+        threads = [threading.Thread(target=open_it) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert failures == []

@@ -63,7 +63,7 @@ class SQLiteStore:
         self._closed = False
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(self._conn)
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self.schema_version = migrate(self._conn, str(path))
             self._check_embedder(embedder_name, dim, allow_embedder_change)
@@ -404,6 +404,24 @@ class SQLiteStore:
     def audit_count(self) -> int:
         with self._lock:
             return int(self._conn.execute("SELECT count(*) FROM audit").fetchone()[0])
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Put the database in WAL mode (it stays so, in the file).
+
+    The switch needs the database to itself for a moment. When several processes open a new store
+    at once (an MCP server and a hook starting together), SQLite can answer "database is locked"
+    at once instead of waiting, because waiting could deadlock: try again until the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 _UNWRITTEN: weakref.WeakSet[SQLiteStore] = weakref.WeakSet()

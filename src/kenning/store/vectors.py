@@ -214,6 +214,7 @@ class VectorCache:
             if len(self._scope_rows) >= 64:
                 self._scope_rows.clear()
             rows = self._scope_rows[key] = np.flatnonzero(mask)
+            rows.setflags(write=False)
         return rows
 
     def _prefilter(self, query: np.ndarray, idx: np.ndarray, keep: int) -> np.ndarray:
