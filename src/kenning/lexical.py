@@ -90,8 +90,7 @@ def _in_scope(
     held, eligible = vectors.held_in_scope(docs, scope, kinds)
     if not held.all():
         missing = docs[~held]
-        found = store.scope_of(missing.tolist())
-        eligible[~held] = [
-            r in found and found[r][0] == scope and (not kinds or found[r][1] in kinds) for r in missing.tolist()
-        ]
+        rows = store.select(f"rowid IN ({', '.join('?' * len(missing))})", missing.tolist(), columns="scope, kind")
+        belong = {int(r["rowid"]) for r in rows if r["scope"] == scope and (not kinds or r["kind"] in kinds)}
+        eligible[~held] = [r in belong for r in missing.tolist()]
     return eligible

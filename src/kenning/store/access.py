@@ -34,16 +34,14 @@ class PendingAccesses:
 
     def add(self, rowids: Iterable[int], now: float) -> None:
         for rowid in rowids:
-            last, count = self._counts.get(rowid, (now, 0))
-            self._counts[rowid] = (max(last, now), count + 1)
-        if self._counts and self._timer is None:
-            self._timer = threading.Timer(DELAY, self._write)
-            self._timer.daemon = True
-            self._timer.start()
+            self._count(rowid, now, 1)
+        self.schedule()
 
     def take(self) -> list[tuple[float, int, int]]:
         """The pending counts as ``UPDATE`` parameters; they are no longer pending."""
-        self.cancel_timer()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         rows = [(last, count, rowid) for rowid, (last, count) in self._counts.items()]
         self._counts = {}
         return rows
@@ -51,17 +49,23 @@ class PendingAccesses:
     def give_back(self, rows: list[tuple[float, int, int]]) -> None:
         """Counts whose write was rolled back: pending again, with any counted since."""
         for last, count, rowid in rows:
-            was_last, was_count = self._counts.get(rowid, (last, 0))
-            self._counts[rowid] = (max(was_last, last), was_count + count)
-        self.add((), 0.0)  # and a timer for them
+            self._count(rowid, last, count)
+        self.schedule()
 
-    def cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def schedule(self) -> None:
+        """Have the pending counts written ``DELAY`` seconds from now (unless a write is due already)."""
+        if self._counts and self._timer is None:
+            self._timer = threading.Timer(DELAY, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
 
-    def timer_fired(self) -> None:
+    def _fire(self) -> None:
         self._timer = None
+        self._write()
+
+    def _count(self, rowid: int, last: float, count: int) -> None:
+        was_last, was_count = self._counts.get(rowid, (last, 0))
+        self._counts[rowid] = (max(was_last, last), was_count + count)
 
     def shown_in(self, row: dict[str, Any]) -> dict[str, Any]:
         """``row`` (an item read with its rowid) with its unwritten counts added."""

@@ -61,6 +61,7 @@ class SQLiteStore:
         self._doc_freq: dict[str, int] = {}
         self._accesses = PendingAccesses(self._write_accesses_later)
         self._closed = False
+        _UNWRITTEN.add(self)  # a program that exits without closing the store still writes its counts
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             _use_wal(self._conn)
@@ -213,7 +214,6 @@ class SQLiteStore:
         with self._lock:
             if not self._closed:
                 self._accesses.add(rowids, now)
-                _UNWRITTEN.add(self)
 
     def flush_touches(self) -> None:
         """Write the pending access counts now."""
@@ -223,14 +223,14 @@ class SQLiteStore:
                     pass  # a write transaction begins by writing them
 
     def _write_accesses_later(self) -> None:
+        """The pending counts' timer (another thread)."""
         with self._lock:
-            self._accesses.timer_fired()
             if self._closed:
                 return
             try:
                 self.flush_touches()
-            except sqlite3.OperationalError:  # locked past the busy timeout: pending, and a new timer
-                self._accesses.add((), 0.0)
+            except sqlite3.OperationalError:  # locked past the busy timeout: still pending, try later
+                self._accesses.schedule()
 
     def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
         with self._lock:
@@ -276,14 +276,6 @@ class SQLiteStore:
                                                (fts_match_expression([term]),)).fetchone()
                 out.append(np.fromstring(listed, dtype=np.int64, sep=",") if listed else np.empty(0, dtype=np.int64))
         return out
-
-    def scope_of(self, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
-        """(scope, kind) of the given items."""
-        if not rowids:
-            return {}
-        with self._lock:
-            return {int(r): (s, k) for r, s, k in self._conn.execute(
-                f"SELECT rowid, scope, kind FROM items WHERE rowid IN ({', '.join('?' * len(rowids))})", list(rowids))}
 
     def bodies(self, rowids: Sequence[int]) -> dict[int, str]:
         """The segmented full-text body of each given item."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,7 @@ class VectorCache:
         self._bits = np.empty((self.dim // 64 if self.dim % 64 == 0 else 0, 0), dtype=np.uint64)
         self._bit_rows = 0
         self.max_rowid = 0
-        self._scope_rows: dict[tuple[int, tuple[str, ...] | None], np.ndarray] = {}
+        self._scope_rows: dict[tuple[str, tuple[str, ...] | None], np.ndarray] = {}
         self.rewrites: str | None = None  # the database's count of deleted or rewritten vectors
 
     @property
@@ -193,27 +194,23 @@ class VectorCache:
     def scored(self, query: np.ndarray, scope: str, kinds: Iterable[str] | None, limit: int) -> Scored:
         """Every row of the scope that a search for the ``limit`` best looks at, with its exact
         cosine: all of them below ``EXACT_BELOW``, the prefilter's choice above."""
-        code = self._scope_codes.get(scope)
-        if code is None or not len(self.rowids):
+        if scope not in self._scope_codes or not len(self.rowids):
             return Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
-        idx = self._rows_in(code, kinds)
+        idx = self._rows_in(scope, kinds)
         if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
         scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
         return Scored(self.rowids[idx], scores)
 
-    def _rows_in(self, code: int, kinds: Iterable[str] | None) -> np.ndarray:
+    def _rows_in(self, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
         """Positions of the rows of one scope (and kinds); kept until rows are added or dropped
         (finding them cost 0.3 ms a search at 100k rows)."""
-        key = (code, None if kinds is None else tuple(sorted(set(kinds))))
+        key = (scope, None if kinds is None else tuple(sorted(set(kinds))))
         rows = self._scope_rows.get(key)
         if rows is None:
-            mask = self.scopes == code
-            if kinds is not None:
-                mask &= np.isin(self.kinds, [self._kind_codes[k] for k in kinds if k in self._kind_codes])
             if len(self._scope_rows) >= 64:
                 self._scope_rows.clear()
-            rows = self._scope_rows[key] = np.flatnonzero(mask)
+            rows = self._scope_rows[key] = np.flatnonzero(self._belongs(slice(None), scope, kinds))
             rows.setflags(write=False)
         return rows
 
@@ -228,19 +225,16 @@ class VectorCache:
             distance += np.bitwise_count(word ^ sign)
         return np.sort(idx[np.argpartition(distance, keep - 1)[:keep]])
 
-    def _positions(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Row of each wanted rowid in the cache, and whether the cache holds it at all."""
-        return locate(self.rowids, wanted)
-
     def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         """The given items that have a vector, and their vectors."""
         wanted = np.fromiter(rowids, dtype=np.int64)
         if not len(wanted) or not len(self.rowids):
             return np.empty(0, dtype=np.int64), np.empty((0, self.dim), dtype=np.float32)
-        pos, found = self._positions(wanted)
+        pos, found = locate(self.rowids, wanted)
         return wanted[found], self.matrix[pos[found]]
 
-    def _belongs(self, pos: np.ndarray, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
+    def _belongs(self, pos: np.ndarray | slice, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
+        """Whether the rows at ``pos`` are of ``scope`` (and ``kinds``)."""
         ok = self.scopes[pos] == self._scope_codes.get(scope, -1)
         if kinds is not None:
             ok &= np.isin(self.kinds[pos], [self._kind_codes.get(k, -1) for k in kinds])
@@ -253,7 +247,7 @@ class VectorCache:
         ``scope`` (and ``kinds``)."""
         if not len(rowids) or not len(self.rowids):
             return np.zeros(len(rowids), dtype=bool), np.zeros(len(rowids), dtype=bool)
-        pos, held = self._positions(rowids)
+        pos, held = locate(self.rowids, rowids)
         return held, held & self._belongs(pos, scope, kinds)
 
     def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]:
@@ -262,12 +256,12 @@ class VectorCache:
         return {int(r): float(c) for r, c in zip(ids, product(vecs, query))}
 
 
+@dataclass(frozen=True)
 class Scored:
     """Rows a search looked at (rowids ascending) and their exact cosines with the query."""
 
-    def __init__(self, rowids: np.ndarray, cosines: np.ndarray) -> None:
-        self.rowids = rowids
-        self.cosines = cosines
+    rowids: np.ndarray
+    cosines: np.ndarray
 
     def best(self, limit: int) -> list[tuple[int, float]]:
         """The ``limit`` best (rowid, cosine) pairs, best first."""
