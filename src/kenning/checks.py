@@ -3,6 +3,9 @@ place for the memory classes and the write gate, which memory itself imports."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from .errors import InvalidInput
 from .models import CATEGORIES
 
@@ -10,13 +13,28 @@ MAX_TAGS = 50
 MAX_SCOPE = 200
 
 
+SCOPE_RULE = ("a scope is a lower-case word ('default', 'work') or kind:name ('user:alice', 'project:web'): "
+              "letters, digits, '.', '_' and '-', one ':' between two non-empty parts, at most "
+              f"{MAX_SCOPE} characters")
+_SCOPE_PART = r"[^\W_][\w.-]*"
+_SCOPE = re.compile(rf"{_SCOPE_PART}(?::{_SCOPE_PART})?")
+
+
 def check_scope(scope: object) -> str:
+    """The scope, or InvalidInput naming ``SCOPE_RULE``: ``User:Alice`` and ``user:alice`` must not be
+    two silent scopes, and a scope names a folder of notes, so it can never hold a path."""
     if not isinstance(scope, str) or not scope.strip():
         raise InvalidInput(f"scope must be a non-empty name such as 'default' or 'user:alice', got {scope!r}")
-    scope = scope.strip()
-    if len(scope) > MAX_SCOPE or "\x00" in scope:
-        raise InvalidInput(f"scope {scope[:40]!r}… is too long or contains a NUL byte (limit {MAX_SCOPE} chars)")
-    return scope
+    name = scope.strip()
+    if len(name) > MAX_SCOPE or not _SCOPE.fullmatch(name) or name != _folded(name):
+        hint = _folded(name)
+        fix = f"; did you mean {hint!r}?" if hint != name and _SCOPE.fullmatch(hint) and len(hint) <= MAX_SCOPE else ""
+        raise InvalidInput(f"scope {name[:60]!r} is not valid: {SCOPE_RULE}{fix}")
+    return name
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).lower()
 
 
 def check_tags(tags: object) -> list[str]:
