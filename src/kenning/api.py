@@ -81,6 +81,8 @@ class Kenning:
         self.entities = Entities(store, embedder, actor, gate=self.gate)
         # the project whose ./.agents/skills (etc.) come first; the working directory unless given
         self.project_dir = Path(project_dir).expanduser().resolve() if project_dir else _working_dir()
+        self._notes: dict[str, Notes] = {}
+        self._hot: dict[str, HotMemory] = {}
 
     @cached_property
     def skills(self) -> Skills:
@@ -91,16 +93,23 @@ class Kenning:
                       extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
                       actor=self.actor, gate=self.gate)
 
-    @cached_property
+    @property
     def notes(self) -> Notes:
-        """Daily notes, HISTORY.md and their archive (``kenning.tiers.notes.Notes``)."""
+        """The default scope's daily notes, HISTORY.md and their archive (``kenning.tiers.notes.Notes``)."""
+        return self.notes_in(DEFAULT_SCOPE)
+
+    def notes_in(self, scope: str) -> Notes:
+        """The daily notes, HISTORY.md and archive of ``scope`` (each scope has its own files)."""
         from .tiers.notes import Notes
 
-        def promote(text: str, section: str) -> dict[str, Any]:
-            return self.hot.add(text, section, reason="promoted from the notes")
+        scope = check_scope(scope)
+        if scope not in self._notes:
+            def promote(text: str, section: str) -> dict[str, Any]:
+                return self.hot_in(scope).add(text, section, reason="promoted from the notes")
 
-        return Notes(self.settings.home, self.store, self.embedder, actor=self.actor, promote_to=promote,
-                     gate=self.gate)
+            self._notes[scope] = Notes(self.settings.home, self.store, self.embedder, actor=self.actor,
+                                       promote_to=promote, gate=self.gate, scope=scope)
+        return self._notes[scope]
 
     def maintain(self, *, dry_run: bool = False, apply: bool = False, archive_after_days: int = 90,
                  today: date | None = None) -> Maintenance:
@@ -153,14 +162,22 @@ class Kenning:
         return Session(Consolidator(self, self._model(llm)), scope=check_scope(scope), memory_window=memory_window,
                        session_id=session_id)
 
-    @cached_property
+    @property
     def hot(self) -> HotMemory:
-        """The hot tier (``kenning.tiers.hot.HotMemory``): MEMORY.md and USER.md under token budgets."""
+        """The default scope's hot tier (``kenning.tiers.hot.HotMemory``): MEMORY.md and USER.md under
+        token budgets."""
+        return self.hot_in(DEFAULT_SCOPE)
+
+    def hot_in(self, scope: str) -> HotMemory:
+        """The hot tier of ``scope``: its own MEMORY.md and USER.md, and facts of that scope."""
         from .passages import PassageVectors
         from .tiers.hot import HotMemory
 
-        return HotMemory(self.settings.home, self.facts, PassageVectors(self.store, self.embedder), self.settings.hot,
-                         actor=self.actor)
+        scope = check_scope(scope)
+        if scope not in self._hot:
+            self._hot[scope] = HotMemory(self.settings.home, self.facts, PassageVectors(self.store, self.embedder),
+                                         self.settings.hot, actor=self.actor, scope=scope)
+        return self._hot[scope]
 
     @classmethod
     def open(
@@ -261,7 +278,7 @@ class Kenning:
         if decision.action == "refuse":
             raise InvalidInput(decision.reason)
         if decision.action == "note":
-            return Admission(decision, notes=tuple(self.notes.write(text)))
+            return Admission(decision, notes=tuple(self.notes_in(scope).write(text)))
         fact = self.facts.remember(text, tags=tags, scope=scope, category=category, importance=importance,
                                    source=source, reason=reason, mentions=mentions)
         return Admission(decision, fact=fact)

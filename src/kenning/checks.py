@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 from .errors import InvalidInput
-from .models import CATEGORIES
+from .models import CATEGORIES, DEFAULT_SCOPE
 
 MAX_TAGS = 50
 MAX_SCOPE = 200
@@ -31,6 +31,13 @@ def check_scope(scope: object) -> str:
         fix = f"; did you mean {hint!r}?" if hint != name and _SCOPE.fullmatch(hint) and len(hint) <= MAX_SCOPE else ""
         raise InvalidInput(f"scope {name[:60]!r} is not valid: {SCOPE_RULE}{fix}")
     return name
+
+
+def scope_folder(scope: str) -> str:
+    """Where a scope's files live, relative to the data directory: "" for the default scope (the
+    top of it, as before scopes had folders), else ``scopes/<kind>+<name>`` (no ':' in a file name,
+    and '+' is never part of a scope, so the folder names one scope only)."""
+    return "" if scope == DEFAULT_SCOPE else "scopes/" + check_scope(scope).replace(":", "+")
 
 
 def _folded(name: str) -> str:

@@ -153,19 +153,19 @@ def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: s
     """The context for ``task`` within ``budget_tokens`` (see the module docstring)."""
     task = check_query(task)
     ctx = _Assembly(task, check_budget(budget_tokens))
-    _hot(kb, ctx)
+    _hot(kb, ctx, scope)
     _catalog(kb, ctx, task)
     _skills(kb, ctx, task)
     shown = {str(s.get("id")) for sec in ctx.sections for s in sec.sources if s.get("id")}
     _facts(kb, ctx, task, scope, shown)
     _lessons(kb, ctx, task, scope)
     _entities(kb, ctx, task, scope)
-    _notes(kb, ctx, task)
+    _notes(kb, ctx, task, scope)
     return ctx.finish()
 
 
-def _hot(kb: Kenning, ctx: _Assembly) -> None:
-    entries = kb.hot.entries()
+def _hot(kb: Kenning, ctx: _Assembly, scope: str) -> None:
+    entries = kb.hot_in(scope).entries()
     parts = []
     for entry in entries:
         parts.append(Part(f"- {entry.text}", {"id": entry.item_id, "file": _hot_file(entry.section),
@@ -256,9 +256,9 @@ def _entities(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
     ctx.add("entities", parts)
 
 
-def _notes(kb: Kenning, ctx: _Assembly, task: str) -> None:
+def _notes(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
     parts = []
-    for hit in kb.notes.search(task, days_back=NOTES_DAYS_BACK, k=5):
+    for hit in kb.notes_in(scope).search(task, days_back=NOTES_DAYS_BACK, k=5):
         stamp = " ".join(x for x in (hit.date.isoformat() if hit.date else "",
                                      hit.time.strftime("%H:%M") if hit.time else "") if x)
         parts.append(Part(f"- [{stamp}] {' '.join(hit.text.split())}", {"id": hit.id, "score": round(hit.score, 3)}))

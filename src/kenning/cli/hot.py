@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import output
-from .state import json_option, pass_kenning
+from .state import json_option, pass_kenning, scope_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -37,15 +37,16 @@ def hot() -> None:
 @hot.command()
 @click.option("--file", "file", type=FILE, help="Only this file.")
 @json_option
+@scope_option
 @pass_kenning
-def show(kb: Kenning, file: str | None, as_json: bool) -> None:
+def show(kb: Kenning, scope: str, file: str | None, as_json: bool) -> None:
     """Show the hot memory as a model sees it.
 
     \b
     Example:
       kenning hot show --file USER.md
     """
-    result = kb.hot.show(file)
+    result = kb.hot_in(scope).show(file)
     if as_json:
         output.print_json(result)
         return
@@ -62,8 +63,9 @@ def show(kb: Kenning, file: str | None, as_json: bool) -> None:
 @click.option("--make-room", is_flag=True, help="Compress the file when the entry would exceed its budget.")
 @reason_option
 @json_option
+@scope_option
 @pass_kenning
-def add(kb: Kenning, text: str, section: str, make_room: bool, reason: str, as_json: bool) -> None:
+def add(kb: Kenning, scope: str, text: str, section: str, make_room: bool, reason: str, as_json: bool) -> None:
     """Add an entry (and the fact it stands for).
 
     \b
@@ -71,7 +73,7 @@ def add(kb: Kenning, text: str, section: str, make_room: bool, reason: str, as_j
       kenning hot add "Prefers answers in Chinese" --section user
       kenning hot add "CI runs on the self-hosted runner" --section project --make-room
     """
-    _done(kb.hot.add(text, section, make_room=make_room, reason=reason), as_json)
+    _done(kb.hot_in(scope).add(text, section, make_room=make_room, reason=reason), as_json)
 
 
 @hot.command()
@@ -79,15 +81,16 @@ def add(kb: Kenning, text: str, section: str, make_room: bool, reason: str, as_j
 @click.argument("new")
 @reason_option
 @json_option
+@scope_option
 @pass_kenning
-def replace(kb: Kenning, old: str, new: str, reason: str, as_json: bool) -> None:
+def replace(kb: Kenning, scope: str, old: str, new: str, reason: str, as_json: bool) -> None:
     """Replace the one entry containing OLD by NEW (its fact is superseded).
 
     \b
     Example:
       kenning hot replace "port 8080" "The API server listens on port 9090"
     """
-    _done(kb.hot.replace(old, new, reason=reason), as_json)
+    _done(kb.hot_in(scope).replace(old, new, reason=reason), as_json)
 
 
 @hot.command()
@@ -95,15 +98,16 @@ def replace(kb: Kenning, old: str, new: str, reason: str, as_json: bool) -> None
 @click.option("--force", is_flag=True, help="Allow removing more than half of a file's entries.")
 @reason_option
 @json_option
+@scope_option
 @pass_kenning
-def remove(kb: Kenning, text: str, force: bool, reason: str, as_json: bool) -> None:
+def remove(kb: Kenning, scope: str, text: str, force: bool, reason: str, as_json: bool) -> None:
     """Remove the one entry containing TEXT (its fact expires).
 
     \b
     Example:
       kenning hot remove "pnpm"
     """
-    _done(kb.hot.remove(text, reason=reason, force=force), as_json)
+    _done(kb.hot_in(scope).remove(text, reason=reason, force=force), as_json)
 
 
 @hot.command()
@@ -112,8 +116,9 @@ def remove(kb: Kenning, text: str, force: bool, reason: str, as_json: bool) -> N
 @click.option("--force", is_flag=True, help="Allow demoting more than half of a file's entries.")
 @reason_option
 @json_option
+@scope_option
 @pass_kenning
-def compress(kb: Kenning, file: str | None, dry_run: bool, force: bool, reason: str, as_json: bool) -> None:
+def compress(kb: Kenning, scope: str, file: str | None, dry_run: bool, force: bool, reason: str, as_json: bool) -> None:
     """Bring the files within budget: drop [deprecated] entries, merge near-duplicates, demote the
     lowest-scored entries to the warm tier (they stay in recall).
 
@@ -121,7 +126,7 @@ def compress(kb: Kenning, file: str | None, dry_run: bool, force: bool, reason: 
     Example:
       kenning hot compress --dry-run
     """
-    reports = [r.to_dict() for r in kb.hot.compress(file, dry_run=dry_run, reason=reason, force=force)]
+    reports = [r.to_dict() for r in kb.hot_in(scope).compress(file, dry_run=dry_run, reason=reason, force=force)]
     if as_json:
         output.print_json({"success": True, "files": reports})
         return
@@ -140,15 +145,16 @@ def compress(kb: Kenning, file: str | None, dry_run: bool, force: bool, reason: 
 
 @hot.command()
 @json_option
+@scope_option
 @pass_kenning
-def budget(kb: Kenning, as_json: bool) -> None:
+def budget(kb: Kenning, scope: str, as_json: bool) -> None:
     """A gauge of the tokens each hot file uses of its budget.
 
     \b
     Example:
       kenning hot budget
     """
-    rows = kb.hot.budget()
+    rows = kb.hot_in(scope).budget()
     if as_json:
         output.print_json({"success": True, "files": rows})
         return

@@ -12,7 +12,7 @@ from rich.text import Text
 from kenning.tiers.notefile import check_day
 
 from . import output
-from .state import json_option, pass_kenning
+from .state import json_option, pass_kenning, scope_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -34,8 +34,9 @@ def note() -> None:
 @click.argument("text")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day the note belongs to (default: today).")
 @json_option
+@scope_option
 @pass_kenning
-def add(kb: Kenning, text: str, day: str | None, as_json: bool) -> None:
+def add(kb: Kenning, scope: str, text: str, day: str | None, as_json: bool) -> None:
     """Append TEXT to the day's notes (daily/YYYY-MM-DD.md), stamped with the current time.
 
     \b
@@ -43,7 +44,7 @@ def add(kb: Kenning, text: str, day: str | None, as_json: bool) -> None:
       kenning note add "Alice prefers the weekly report on Monday"
       kenning note add "forgot to note: backup restored fine" --date 2026-11-28
     """
-    notes = kb.notes.write(text, day)
+    notes = kb.notes_in(scope).write(text, day)
     if as_json:
         output.print_json([n.to_dict() for n in notes])
         return
@@ -57,9 +58,10 @@ def add(kb: Kenning, text: str, day: str | None, as_json: bool) -> None:
 @click.option("--no-history", is_flag=True, help="Leave out HISTORY.md.")
 @click.option("-k", "k", default=10, show_default=True, help="How many results.")
 @json_option
+@scope_option
 @pass_kenning
 def search(
-    kb: Kenning, query: str, days_back: int, include_archive: bool, no_history: bool, k: int, as_json: bool,
+    kb: Kenning, scope: str, query: str, days_back: int, include_archive: bool, no_history: bool, k: int, as_json: bool,
 ) -> None:
     """Find note paragraphs matching QUERY by words and meaning (English and Chinese).
 
@@ -67,7 +69,7 @@ def search(
     Example:
       kenning note search "what went wrong with the deploy" --days-back 90 --archive -k 5
     """
-    hits = kb.notes.search(query, days_back=days_back, k=k, include_archive=include_archive,
+    hits = kb.notes_in(scope).search(query, days_back=days_back, k=k, include_archive=include_archive,
                            include_history=not no_history)
     if as_json:
         output.print_json([hit.to_dict() for hit in hits])
@@ -81,15 +83,16 @@ def search(
 @note.command()
 @click.argument("day", metavar="DATE")
 @json_option
+@scope_option
 @pass_kenning
-def show(kb: Kenning, day: str, as_json: bool) -> None:
+def show(kb: Kenning, scope: str, day: str, as_json: bool) -> None:
     """Print one day's notes (archived days too).
 
     \b
     Example:
       kenning note show 2026-11-29
     """
-    text = kb.notes.read(day)
+    text = kb.notes_in(scope).read(day)
     if as_json:
         output.print_json({"date": check_day(day).isoformat(), "text": text})
         return
@@ -101,8 +104,9 @@ def show(kb: Kenning, day: str, as_json: bool) -> None:
               help="Archive days more than this many days old.")
 @click.option("--dry-run", is_flag=True, help="Only show what would be archived.")
 @json_option
+@scope_option
 @pass_kenning
-def archive_days(kb: Kenning, older_than: int, dry_run: bool, as_json: bool) -> None:
+def archive_days(kb: Kenning, scope: str, older_than: int, dry_run: bool, as_json: bool) -> None:
     """Move old daily notes into archive/daily/YYYY-MM-DD.md.gz.
 
     Archived days stay readable (`note show`) and searchable (`note search --archive`).
@@ -111,7 +115,7 @@ def archive_days(kb: Kenning, older_than: int, dry_run: bool, as_json: bool) -> 
     Example:
       kenning note archive --older-than 90 --dry-run
     """
-    moves = kb.notes.archive(older_than, dry_run=dry_run)
+    moves = kb.notes_in(scope).archive(older_than, dry_run=dry_run)
     if as_json:
         output.print_json([m.to_dict() for m in moves])
         return
@@ -123,15 +127,16 @@ def archive_days(kb: Kenning, older_than: int, dry_run: bool, as_json: bool) -> 
 @note.command()
 @click.argument("day", metavar="DATE")
 @json_option
+@scope_option
 @pass_kenning
-def restore(kb: Kenning, day: str, as_json: bool) -> None:
+def restore(kb: Kenning, scope: str, day: str, as_json: bool) -> None:
     """Move an archived day back to daily/ (merged with that day's notes if there are new ones).
 
     \b
     Example:
       kenning note restore 2026-08-01
     """
-    move = kb.notes.restore(day)
+    move = kb.notes_in(scope).restore(day)
     if as_json:
         output.print_json(move.to_dict())
         return
@@ -143,15 +148,16 @@ def restore(kb: Kenning, day: str, as_json: bool) -> None:
 @click.option("--section", type=click.Choice(("user", "project", "pitfalls", "other"), case_sensitive=False),
               default="other", show_default=True, help="The hot-memory section to put it in.")
 @json_option
+@scope_option
 @pass_kenning
-def promote(kb: Kenning, text_or_id: str, section: str, as_json: bool) -> None:
+def promote(kb: Kenning, scope: str, text_or_id: str, section: str, as_json: bool) -> None:
     """Put a note (by its id from `note search`) or a text into hot memory (MEMORY.md / USER.md).
 
     \b
     Example:
       kenning note promote daily/2026-11-29.md#2 --section pitfalls
     """
-    result = kb.notes.promote(text_or_id, section)
+    result = kb.notes_in(scope).promote(text_or_id, section)
     if as_json:
         output.print_json(result)
         return

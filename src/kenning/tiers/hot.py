@@ -49,8 +49,9 @@ from .. import audit, fileio
 from ..blas import product
 from ..config import HotConfig
 from ..errors import Conflict, InvalidInput, NotFound
+from ..checks import check_scope, scope_folder
 from ..memory import _EMPHASIS, Facts
-from ..models import Fact
+from ..models import DEFAULT_SCOPE, Fact
 from ..passages import PassageVectors
 from ..records import item_from_row
 from ..text import clean_content, content_key
@@ -133,8 +134,9 @@ class HotMemory:
     """``kb.hot``: add / replace / remove entries, compress, budgets, snapshots."""
 
     def __init__(self, home: Path, facts: Facts, vectors: PassageVectors, config: HotConfig, *,
-                 actor: str = "api") -> None:
-        self.home = home
+                 actor: str = "api", scope: str = DEFAULT_SCOPE) -> None:
+        self.scope = check_scope(scope)
+        self.home = home / scope_folder(self.scope)  # the default scope's files are at the top of ``home``
         self.facts = facts
         self.store = facts.store
         self.vectors = vectors
@@ -331,7 +333,7 @@ class HotMemory:
         if not entry.item_id:
             return None
         try:
-            fact = self.facts.get(entry.item_id)
+            fact = self.facts.get(entry.item_id, self.scope)  # a marker copied from another scope links nothing
         except NotFound:
             return None
         if not isinstance(fact, Fact):
@@ -339,14 +341,14 @@ class HotMemory:
         return self.facts.head_of(fact) if fact.superseded_by else fact
 
     def _hot_facts(self) -> list[Fact]:
-        rows = self.store.select("kind = 'fact' AND pinned = 1 AND superseded_by IS NULL AND EXISTS "
-                                 "(SELECT 1 FROM json_each(items.tags) WHERE value = ?)", [HOT_TAG])
+        rows = self.store.select("kind = 'fact' AND scope = ? AND pinned = 1 AND superseded_by IS NULL AND EXISTS "
+                                 "(SELECT 1 FROM json_each(items.tags) WHERE value = ?)", [self.scope, HOT_TAG])
         return [f for f in map(item_from_row, rows) if isinstance(f, Fact)]
 
     def _remember(self, entry: Entry, reason: str) -> Fact:
         # one line, one fact: a line alike in meaning to another is merged by ``compress``, not here
         return self.facts.remember(entry.text, category=BY_KEY[entry.section].category, tags=[HOT_TAG],
-                                   pinned=True, source="hot", reason=reason, novelty=False)
+                                   pinned=True, source="hot", reason=reason, novelty=False, scope=self.scope)
 
     def _supersede(self, entry: Entry, text: str, reason: str) -> Fact:
         linked = self._linked_fact(entry)

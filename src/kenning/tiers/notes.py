@@ -5,9 +5,16 @@ database except the passage vectors of their paragraphs (``kenning.passages``, b
 text) and the audit log. Every change takes one lock (``daily.lock`` for the days and their
 archive, ``HISTORY.md.lock`` for the history), writes a whole file atomically, and is audited.
 
-Note ids name a paragraph where it lives: ``daily/2026-11-29.md#2`` (the second paragraph of that
-day's file), ``archive/daily/2026-11-29.md.gz#2`` once the day is archived, ``HISTORY.md#7``.
-Appending never changes an id; a hand edit above a paragraph, archiving and restoring do.
+Notes have a scope, like every item: a ``Notes`` object is bound to one, and reads and writes only
+its folder. The default scope's notes are at the top of the data directory (``daily/``,
+``HISTORY.md``, ``archive/daily/``); another scope's are the same files under
+``scopes/<kind>+<name>/`` (``scopes/user+alice/HISTORY.md``), so nothing written in one scope is
+found from another.
+
+Note ids name a paragraph where it lives, relative to the data directory: ``daily/2026-11-29.md#2``
+(the second paragraph of that day's file), ``archive/daily/2026-11-29.md.gz#2`` once the day is
+archived, ``HISTORY.md#7``, ``scopes/user+alice/HISTORY.md#1``. Appending never changes an id; a
+hand edit above a paragraph, archiving and restoring do.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from ..fusion import fuse, idf, rescale, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
 from ..retrieval import LEXICAL_WEIGHT, check_query
+from ..checks import check_scope, scope_folder
+from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..text import clean_content, content_key, query_words, segment
 from .notefile import (
@@ -41,7 +50,8 @@ from .notefile import (
 
 POOL = 50  # meaning is rescaled between the weakest and the strongest of this many nearest paragraphs
 MAX_K = 1000
-_ID = re.compile(r"(?:daily/(?P<day>[^/#]+)\.md|archive/daily/(?P<old>[^/#]+)\.md\.gz|(?P<history>HISTORY\.md))"
+_ID = re.compile(r"(?P<folder>scopes/[^/#]+/)?"
+                 r"(?:daily/(?P<day>[^/#]+)\.md|archive/daily/(?P<old>[^/#]+)\.md\.gz|(?P<history>HISTORY\.md))"
                  r"#(?P<n>[1-9]\d{0,8})")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
 
@@ -97,11 +107,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _about(path: str, data: bytes) -> dict[str, Any]:
-    """What the audit log keeps of a file: where, its SHA-256 and size; never the text."""
-    return {"path": path, "sha256": _sha(data), "bytes": len(data)}
-
-
 def _whole(value: object, what: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise InvalidInput(f"{what} must be a whole number from {lo} to {hi}, got {value!r}")
@@ -125,9 +130,13 @@ class Notes:
     """Daily notes, HISTORY.md and the archive under one data directory."""
 
     def __init__(self, home: Path, store: Store, embedder: Embedder, *, actor: str = "api",
-                 promote_to: Callable[[str, str], dict[str, Any]] | None = None, gate: Gate | None = None) -> None:
-        self.home = Path(home)
-        self.promote_to = promote_to  # the hot tier's ``add(text, section)``
+                 promote_to: Callable[[str, str], dict[str, Any]] | None = None, gate: Gate | None = None,
+                 scope: str = DEFAULT_SCOPE) -> None:
+        self.scope = check_scope(scope)
+        folder = scope_folder(self.scope)
+        self.prefix = folder + "/" if folder else ""  # of ids and paths: relative to the data directory
+        self.home = Path(home) / folder  # this scope's folder: every path below is relative to it
+        self.promote_to = promote_to  # the hot tier's ``add(text, section)``, of the same scope
         self.store = store
         self.embedder = embedder
         self.actor = actor
@@ -160,12 +169,12 @@ class Notes:
         notes = [self._note("daily", rel, p.index, p.text, p.date, p.time)
                  for p in daily_paragraphs(decode(new), day)[before:]]
         entry = body.encode("utf-8")
-        audit.record_event(self.store, "note_write", kind="note", actor=self.actor,
-                           before={"what": "daily notes", **_about(rel, old)} if old else None,
-                           after={"what": "daily notes", **_about(rel, new), "entry_sha256": _sha(entry),
-                                  "entry_bytes": len(entry), "time": clock.strftime("%H:%M")},
-                           reason=f"note for {day.isoformat()}")
-        self.gate.audit(scrub, path=rel)
+        self._audit("note_write",
+                    before={"what": "daily notes", **self._about(rel, old)} if old else None,
+                    after={"what": "daily notes", **self._about(rel, new), "entry_sha256": _sha(entry),
+                           "entry_bytes": len(entry), "time": clock.strftime("%H:%M")},
+                    reason=f"note for {day.isoformat()}")
+        self.gate.audit(scrub, scope=self.scope, path=self.prefix + rel)
         return notes
 
     def history_append(self, paragraph: str, when: dt.datetime | None = None) -> Note:
@@ -187,12 +196,12 @@ class Notes:
             atomic_write(self.home / HISTORY_FILE, new)
         last = history_paragraphs(decode(new))[-1]
         added = text.encode("utf-8")
-        audit.record_event(self.store, "history_append", kind="note", actor=self.actor,
-                           before={"what": "history", **_about(HISTORY_FILE, old)} if old else None,
-                           after={"what": "history", **_about(HISTORY_FILE, new), "paragraph_sha256": _sha(added),
-                                  "paragraph_bytes": len(added)},
-                           reason="consolidation summary")
-        self.gate.audit(scrub, path=HISTORY_FILE)
+        self._audit("history_append",
+                    before={"what": "history", **self._about(HISTORY_FILE, old)} if old else None,
+                    after={"what": "history", **self._about(HISTORY_FILE, new), "paragraph_sha256": _sha(added),
+                           "paragraph_bytes": len(added)},
+                    reason="consolidation summary")
+        self.gate.audit(scrub, scope=self.scope, path=self.prefix + HISTORY_FILE)
         return self._note("history", HISTORY_FILE, last.index, last.text, last.date, last.time)
 
     # -- reading ------------------------------------------------------------------------------------
@@ -215,6 +224,9 @@ class Notes:
         if m is None:
             raise InvalidInput(f"note id {note_id!r} is not valid; ids look like daily/2026-11-29.md#2, "
                                "archive/daily/2026-11-29.md.gz#2 or HISTORY.md#7 (search results show them)")
+        if (m["folder"] or "") != self.prefix:
+            raise NotFound(f"note {note_id} not found in scope {self.scope!r}; search the notes of that scope "
+                           "for its ids")
         n = int(m["n"])
         if m["history"]:
             notes = self._history_notes()
@@ -315,13 +327,20 @@ class Notes:
             text = archived if current is None else merge(archived, current, day)
             self._replace(dst, text, text)
             self._remove(src)
-        audit.record_event(self.store, "note_restore", kind="note", actor=self.actor,
-                           before={"what": "archived daily notes", **_about(src, archived)},
-                           after={"what": "daily notes", **_about(dst, text), "merged": current is not None},
-                           reason=f"restored {day.isoformat()} from the archive")
-        return Move(day, "restore", src, dst, len(text), current is not None)
+        self._audit("note_restore",
+                    before={"what": "archived daily notes", **self._about(src, archived)},
+                    after={"what": "daily notes", **self._about(dst, text), "merged": current is not None},
+                    reason=f"restored {day.isoformat()} from the archive")
+        return Move(day, "restore", self.prefix + src, self.prefix + dst, len(text), current is not None)
 
     # -- internals ----------------------------------------------------------------------------------
+
+    def _audit(self, action: str, **entry: Any) -> None:
+        audit.record_event(self.store, action, kind="note", scope=self.scope, actor=self.actor, **entry)
+
+    def _about(self, rel: str, data: bytes) -> dict[str, Any]:
+        """What the audit log keeps of a file: where, its SHA-256 and size; never the text."""
+        return {"path": self.prefix + rel, "sha256": _sha(data), "bytes": len(data)}
 
     @property
     def _days_lock(self) -> Path:
@@ -336,15 +355,16 @@ class Notes:
         archived = self._archived(day)
         text = current if archived is None else merge(archived, current, day)
         if dry_run:
-            return Move(day, "archive", src, dst, len(text), archived is not None, dry_run=True)
+            return Move(day, "archive", self.prefix + src, self.prefix + dst, len(text), archived is not None,
+                        dry_run=True)
         self._replace(dst, gzipped(text), text)
         self._remove(src)
-        audit.record_event(self.store, "note_archive", kind="note", actor=self.actor,
-                           before={"what": "daily notes", **_about(src, current)},
-                           after={"what": "archived daily notes", **_about(dst, text),
-                                  "merged": archived is not None},
-                           reason=f"{day.isoformat()} archived")
-        return Move(day, "archive", src, dst, len(text), archived is not None)
+        self._audit("note_archive",
+                    before={"what": "daily notes", **self._about(src, current)},
+                    after={"what": "archived daily notes", **self._about(dst, text),
+                           "merged": archived is not None},
+                    reason=f"{day.isoformat()} archived")
+        return Move(day, "archive", self.prefix + src, self.prefix + dst, len(text), archived is not None)
 
     def _replace(self, rel: str, data: bytes, text: bytes) -> None:
         """Write ``data`` atomically and read it back: the source is removed only once ``text`` is
@@ -373,9 +393,10 @@ class Notes:
             return ""
         day = check_day(day_text)
         if (self.home / archive_name(day)).exists():
-            return f"; the day is archived: its notes are in {archive_name(day)} (`kenning note restore {day}`)"
+            return (f"; the day is archived: its notes are in {self.prefix}{archive_name(day)} "
+                    f"(`kenning note restore {day}`)")
         if (self.home / daily_name(day)).exists():
-            return f"; the day's notes are in {daily_name(day)}"
+            return f"; the day's notes are in {self.prefix}{daily_name(day)}"
         return ""
 
     def _days(self, folder: str, *, archived: bool) -> list[tuple[dt.date, Path]]:
@@ -389,7 +410,7 @@ class Notes:
 
     def _note(self, source: str, rel: str, index: int, text: str, day: dt.date | None,
               clock: dt.time | None) -> Note:
-        return Note(f"{rel}#{index}", text, day, clock, source, rel)
+        return Note(f"{self.prefix}{rel}#{index}", text, day, clock, source, self.prefix + rel)
 
     def _daily_notes(self, day: dt.date) -> list[Note] | None:
         data = self._bytes(daily_name(day))
