@@ -23,6 +23,8 @@ from .embed import Embedder, OpenAIEmbedder, default_embedder
 from .entities import Entities
 from .errors import InvalidInput
 from .gate import Admission, Gate
+from .gate.decision import redact_policy
+from .gate.edge import EdgeRedactor
 from .lessons import Lessons
 from .memory import Facts, When, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, AuditEntry, Fact, Hit, Item
@@ -195,7 +197,8 @@ class Kenning:
         settings = load_settings(home)
         emb = embedder or make_embedder(settings)
         store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
-                           snapshot=settings.cache_dir / "vectors.snapshot")
+                           snapshot=settings.cache_dir / "vectors.snapshot",
+                           redactor=EdgeRedactor(redact_policy(settings.gate)))
         return cls(settings, store, emb, actor, project_dir)
 
     @property

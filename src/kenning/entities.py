@@ -19,7 +19,7 @@ from .memory import check_scope, new_id
 from .models import DEFAULT_SCOPE, Entity, render_entity
 from .records import item_from_row
 from .store import Store
-from .text import clean_content, normalize, segment
+from .text import clean_content, normalize
 from .timeutil import to_epoch, utcnow
 
 NAME_LIMIT = 200
@@ -138,13 +138,13 @@ class Entities:
                     {**fields, "id": new_id("entity"), "kind": "entity", "scope": scope,
                      "content_key": name_key(clean_name), "source": str(source)[:200] or "api",
                      "created_at": now},
-                    segment(text),
+                    text,
                     vec,
                 )
             else:
                 rowid = row["rowid"]
                 self.store.update_item(rowid, fields)
-                self.store.replace_index(rowid, segment(text), vec)
+                self.store.replace_index(rowid, text, vec)
             self.store.add_entity_names(scope, rowid, [name_key(n) for n in [clean_name, *merged["aliases"]]])
             entity = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
             audit.record(self.store, "upsert_entity", before=before, after=entity, actor=self.actor, reason=reason)

@@ -18,7 +18,7 @@ from .memory import check_scope, check_tags, new_id
 from .models import DEFAULT_SCOPE, OUTCOMES, Lesson, render_lesson
 from .records import item_from_row
 from .store import Store
-from .text import clean_content, content_key, normalize, segment
+from .text import clean_content, content_key, normalize
 from .timeutil import to_epoch, utcnow
 
 SLOT_LIMIT = 10_000
@@ -89,7 +89,7 @@ class Lessons:
             else:
                 if vec is None:
                     vec = self.embedder.embed_passages([text])[0]
-                rowid = self.store.insert_item({**row, "id": new_id("lesson")}, segment(text), vec)
+                rowid = self.store.insert_item({**row, "id": new_id("lesson")}, text, vec)
                 lesson = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
                 audit.record(self.store, "record_lesson", after=lesson, actor=self.actor, reason=reason)
             self.gate.audit(scrub, scope=row["scope"], item_id=lesson.id)

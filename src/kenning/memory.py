@@ -35,7 +35,7 @@ from .checks import check_category, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, Fact, Item
 from .records import item_from_row
 from .store import Store
-from .text import clean_content, content_key, segment
+from .text import clean_content, content_key
 from .timeutil import parse_when, to_epoch, utcnow
 
 HIGH_IMPORTANCE = 0.7
@@ -202,7 +202,7 @@ class Facts:
             if existing:
                 return self._reinforce(existing, row, reason)
             row = {**row, "id": new_id("fact")}
-            rowid = self.store.insert_item(row, segment(row["content"]), vec)
+            rowid = self.store.insert_item(row, row["content"], vec)
             fact = item_from_row(self.store.get_rowid(rowid))  # type: ignore[arg-type]
             audit.record(self.store, action, after=fact, actor=self.actor, reason=reason)
         return fact  # type: ignore[return-value]

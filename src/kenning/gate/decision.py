@@ -29,6 +29,11 @@ ACTIONS = ("store", "reinforce", "supersede", "note", "refuse")
 _VECTOR_CACHE = 64  # a decision is usually followed by the write it decided: embed once
 
 
+def redact_policy(config: GateConfig) -> RedactPolicy:
+    """What ``[gate] redact`` and ``categories`` ask for: used by the gate and by the store's edge."""
+    return RedactPolicy(config.redact, frozenset(config.categories))
+
+
 def describe(found: tuple[tuple[str, int], ...]) -> str:
     """"1 openai_key, 2 email": what was found, never the values."""
     return ", ".join(f"{n} {kind}" for kind, n in found)
@@ -151,7 +156,7 @@ class Gate:
         self.embedder = embedder
         self.config = config or GateConfig()
         self.actor = actor
-        self.policy = RedactPolicy(self.config.redact, frozenset(self.config.categories))
+        self.policy = redact_policy(self.config)
         self._vectors = VectorLRU(_VECTOR_CACHE)
 
     # -- redaction -----------------------------------------------------------------------------------

@@ -4,6 +4,11 @@ Only SQL lives here; what a fact or a lesson *means* lives in ``kenning.memory``
 out as plain dicts keyed by column name. Every change runs inside ``transaction()`` (BEGIN
 IMMEDIATE, so concurrent writers queue on the busy timeout instead of failing on a lock upgrade),
 together with its audit record: a failure midway rolls all of it back.
+
+Every string written to an item, its full-text row, an entity name or the audit log passes
+``redactor`` first (``kenning.gate.edge``: the gate's redaction once more, masking only), so a
+field a writer forgot to scrub still reaches the disk masked. The store segments an item's text
+for the full-text index itself, after masking, so the index never holds what the row does not.
 """
 
 from __future__ import annotations
@@ -17,18 +22,23 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import EmbedderMismatch, StoreError
-from ..text import fts_match_expression
+from ..text import content_key, fts_match_expression, normalize, segment
 from . import access
 from .access import PendingAccesses
 from .migrations import migrate
 from .vectors import VectorCache
 
+if TYPE_CHECKING:
+    from ..gate.edge import EdgeRedactor
+
 DOC_FREQ_CACHE = 100_000  # terms
+# (key column, the text column it is derived from, how): see ``SQLiteStore._masked``
+_DERIVED_KEYS = (("content_key", "content", content_key), ("context_key", "context", normalize))
 BUSY_TIMEOUT_MS = 60_000
 ITEM_COLUMNS = (
     "id kind scope content content_key tags source confidence category importance created_at updated_at "
@@ -41,9 +51,14 @@ class SQLiteStore:
     """Items, their full-text rows and vectors, entity names and the audit log in ``kenning.db``."""
 
     def __init__(self, path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
-                 snapshot: Path | None = None) -> None:
+                 snapshot: Path | None = None, redactor: EdgeRedactor | None = None) -> None:
+        if redactor is None:
+            from ..gate.edge import EdgeRedactor  # here, not at the top: the gate package imports the store
+
+            redactor = EdgeRedactor()
         self.path = path
         self.dim = dim
+        self.redactor = redactor
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(
@@ -142,16 +157,17 @@ class SQLiteStore:
 
     # -- items ------------------------------------------------------------------------------
 
-    def insert_item(self, row: dict[str, Any], body: str, vec: np.ndarray) -> int:
-        """Insert an item with its full-text body and vector; returns its rowid."""
+    def insert_item(self, row: dict[str, Any], text: str, vec: np.ndarray) -> int:
+        """Insert an item with its vector and ``text`` for the full-text index; returns its rowid."""
         cols = [c for c in ITEM_COLUMNS if c in row]
+        row = self._masked(row)
         with self.transaction() as conn:
             cur = conn.execute(
                 f"INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                [_to_sql(row[c]) for c in cols],
+                [self._sql(row[c]) for c in cols],
             )
             rowid = int(cur.lastrowid or 0)
-            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
+            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, self._body(text)))
             conn.execute("INSERT INTO vectors (item_rowid, vec) VALUES (?, ?)", (rowid, _blob(vec, self.dim)))
             self._index_changed()
         return rowid
@@ -160,14 +176,15 @@ class SQLiteStore:
         if not changes:
             return
         sets = ", ".join(f"{c} = ?" for c in changes)
+        changes = self._masked(changes)
         with self.transaction() as conn:
-            conn.execute(f"UPDATE items SET {sets} WHERE rowid = ?", [*map(_to_sql, changes.values()), rowid])
+            conn.execute(f"UPDATE items SET {sets} WHERE rowid = ?", [*map(self._sql, changes.values()), rowid])
 
-    def replace_index(self, rowid: int, body: str, vec: np.ndarray) -> None:
-        """New full-text body and vector for an item whose text changed (e.g. an entity upsert)."""
+    def replace_index(self, rowid: int, text: str, vec: np.ndarray) -> None:
+        """New full-text row and vector for an item whose text changed (e.g. an entity upsert)."""
         with self.transaction() as conn:
             conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
-            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, body))
+            conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, self._body(text)))
             conn.execute("UPDATE vectors SET vec = ? WHERE item_rowid = ?", (_blob(vec, self.dim), rowid))
             self._index_changed()
 
@@ -257,7 +274,7 @@ class SQLiteStore:
         with self.transaction() as conn:
             conn.executemany(
                 "INSERT OR IGNORE INTO entity_names (scope, name_key, item_rowid) VALUES (?, ?, ?)",
-                [(scope, k, rowid) for k in keys],
+                [(scope, self.redactor.text(k), rowid) for k in keys],
             )
 
     # -- search -------------------------------------------------------------------------------
@@ -339,6 +356,29 @@ class SQLiteStore:
         with self.transaction() as conn:
             conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
 
+    def _masked(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The row with every string in it masked (``redactor``). A lookup key is a normalised,
+        lower-cased copy of a text, where a secret's shape (``AKIA…`` in capitals) is lost: when its
+        text had to be masked, the key is derived again from the masked text."""
+        out = {column: self.redactor.value(value) for column, value in row.items()}
+        for key, text, derive in _DERIVED_KEYS:
+            if row.get("kind") == "entity" and key == "content_key":
+                text = "name"
+            if key in row and text in row and out[text] != row[text]:
+                out[key] = derive(out[text])
+        return out
+
+    @staticmethod
+    def _sql(value: Any) -> Any:
+        if isinstance(value, list | tuple | dict):
+            return json.dumps(value, ensure_ascii=False)
+        if isinstance(value, bool):
+            return int(value)
+        return value
+
+    def _body(self, text: str) -> str:
+        return segment(self.redactor.text(text))
+
     def _index_changed(self) -> None:
         """An item's full-text row and vector were written (inside the writer's transaction)."""
         self._dirty_vectors = True
@@ -367,8 +407,10 @@ class SQLiteStore:
                 "VALUES (:at, :action, :item_id, :kind, :scope, :actor, :reason, :before, :after)",
                 {
                     **entry,
-                    "before": _json_or_none(entry.get("before")),
-                    "after": _json_or_none(entry.get("after")),
+                    "actor": self.redactor.text(str(entry.get("actor") or "")),
+                    "reason": self.redactor.text(str(entry.get("reason") or "")),
+                    "before": _json_or_none(self.redactor.value(entry.get("before"))),
+                    "after": _json_or_none(self.redactor.value(entry.get("after"))),
                 },
             )
 
@@ -434,12 +476,6 @@ def _blob(vec: np.ndarray, dim: int) -> bytes:
     return arr.tobytes()
 
 
-def _to_sql(value: Any) -> Any:
-    if isinstance(value, list | tuple | dict):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, bool):
-        return int(value)
-    return value
 
 
 def _json_or_none(value: Any) -> str | None:

@@ -1,0 +1,50 @@
+"""The last redaction before disk: what the store applies to every string it writes.
+
+Writers scrub their fields at the front door (``Gate.scrub``), where a finding can be refused with
+a message naming the field. But a writer can forget a field (a ``source`` label, an audit reason,
+a feedback note), so the store passes every string of every row it writes, audit entries included,
+through this same redaction once more. It masks and never refuses: by the time a row reaches the
+store, refusing is the front door's job, and masking an old value written while redaction was off
+is better than failing an unrelated update of its row.
+
+Skills hold instructions and scripts where example addresses are normal, so their tables mask
+secrets only (``secrets_only=True``), as their files do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .redact import RedactPolicy, redact
+
+
+class EdgeRedactor:
+    """Masks secrets (and, unless ``secrets_only``, personal data) in strings and JSON values."""
+
+    def __init__(self, policy: RedactPolicy | None = None) -> None:
+        self.policy = policy or RedactPolicy()
+        self.skill_policy = RedactPolicy(self.policy.mode, self.policy.categories & {"secrets"})
+
+    def text(self, value: str, *, secrets_only: bool = False) -> str:
+        return redact(value, self.skill_policy if secrets_only else self.policy).text
+
+    def value(self, value: Any, *, secrets_only: bool = False) -> Any:
+        """Every string in a JSON-like value masked, keys included; other values kept."""
+        if isinstance(value, str):
+            return self.text(value, secrets_only=secrets_only)
+        if isinstance(value, Mapping):
+            return {self.value(k, secrets_only=secrets_only): self.value(v, secrets_only=secrets_only)
+                    for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.value(v, secrets_only=secrets_only) for v in value]
+        return value
+
+    def data(self, content: bytes, *, secrets_only: bool = False) -> bytes:
+        """File bytes: UTF-8 text is masked; anything else (an image, an archive) is kept as it is."""
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError:
+            return content
+        masked = self.text(text, secrets_only=secrets_only)
+        return content if masked == text else masked.encode("utf-8")
