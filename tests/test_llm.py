@@ -90,7 +90,7 @@ def test_json_in_fences_with_prose_around_parses_without_repair(scripted_llm) ->
 ])
 def test_json_answers_parse_strictly(text: str, value: object) -> None:
     parsed = parse_json_answer(text)
-    assert parsed.value == value and parsed.repaired is False
+    assert parsed.value == value and parsed.repaired is False and parsed.truncated is False
 
 
 def test_truncated_json_is_repaired_and_flagged(scripted_llm) -> None:
@@ -98,18 +98,44 @@ def test_truncated_json_is_repaired_and_flagged(scripted_llm) -> None:
     answer = scripted_llm(Reply(cut, finish_reason="length")).client().complete(ASK, max_tokens=20)
     assert answer.truncated and answer.finish_reason == "length"
     parsed = parse_json_answer(answer.text)
-    assert parsed.repaired is True
+    assert parsed.repaired is True and parsed.truncated is True and parsed.unclosed == "string"
     assert parsed.value == {"facts": [{"text": "use pnpm"}, {"text": "never deploy on Fri"}]}
 
 
 def test_complete_values_inside_a_truncated_one_are_not_taken_for_the_answer() -> None:
     parsed = parse_json_answer('Here they are: {"facts": [{"text": "a"}, {"text": "b"}, {"te')
     assert parsed.repaired is True and parsed.value["facts"][:2] == [{"text": "a"}, {"text": "b"}]
+    assert parsed.truncated is True
 
 
 def test_broken_json_is_repaired() -> None:
     parsed = parse_json_answer("{'facts': ['a', 'b',],}")
-    assert parsed.value == {"facts": ["a", "b"]} and parsed.repaired is True
+    assert parsed.value == {"facts": ["a", "b"]} and parsed.repaired is True and parsed.truncated is False
+
+
+@pytest.mark.parametrize("text, value", [
+    ('```json\n{"facts": ["a", "b",],}\n```', {"facts": ["a", "b"]}),  # a trailing comma in a fence
+    ("{'facts': ['it\\'s', \"a 'quoted' word\"]}", {"facts": ["it's", "a 'quoted' word"]}),
+    ('Here\'s what I found: {"a": 1, // why\n "b": "}{ ]["} Hope it helps!', {"a": 1, "b": "}{ ]["}),
+    ('{"a": 1, /* a "comment" with [brackets */ "b": 2,}', {"a": 1, "b": 2}),
+])
+def test_sloppy_but_complete_json_is_repaired_and_not_taken_for_truncated(text: str, value: object) -> None:
+    parsed = parse_json_answer(text)
+    assert parsed.value == value and parsed.repaired is True and parsed.truncated is False
+
+
+@pytest.mark.parametrize("text, left_open", [
+    ('{"facts": [{"text": "The production database is Postgres 1', "string"),
+    ("{'facts': ['it\\'s cut", "string"),
+    ('{"text": "ends on an escape \\', "string"),
+    ('{"facts": [{"text": "a"}', "array"),
+    ('```json\n{"history_entry": "[2026-11-30 14:05] x", "facts": []', "object"),
+    ('Sure: {"a": [1, 2], "b": {"c": 3}', "object"),
+    ('{"a": 1, /* cut in a comment', "comment"),
+])
+def test_an_answer_left_open_is_flagged_truncated_naming_what_was_open(text: str, left_open: str) -> None:
+    parsed = parse_json_answer(text)
+    assert parsed.repaired is True and parsed.truncated is True and parsed.unclosed == left_open
 
 
 @pytest.mark.parametrize("text, why", [

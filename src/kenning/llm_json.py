@@ -3,8 +3,15 @@
 Models wrap JSON in ``` fences, add a sentence before or after it, or stop mid-object when they run
 out of tokens. ``parse_json_answer`` parses strictly first: the whole text, then each fenced block,
 then the longest JSON object or array found in the prose. Only when all of these fail does it
-repair the text with ``json_repair``, and it says so: ``ParsedAnswer.repaired`` is True, e.g. for a
-truncated list whose last element may be incomplete, so a caller can drop or re-ask.
+repair the text with ``json_repair``, and it says so: ``ParsedAnswer.repaired`` is True.
+
+Repair fixes two different things, and ``ParsedAnswer`` tells them apart. Sloppy syntax (a trailing
+comma, single quotes, a comment, an unquoted key) loses nothing. But an answer that stops inside an
+open string, array or object was cut off, whatever ``finish_reason`` says, and repairing it closes
+what was open: ``"Postgres 1`` becomes the complete-looking string ``"Postgres 1"``. Whether the
+text was cut is decided here by scanning its strings and brackets (``unclosed``), not by asking
+``json_repair``; ``ParsedAnswer.truncated`` is then True and ``unclosed`` names what was left open,
+so a caller can refuse the answer or ask again.
 """
 
 from __future__ import annotations
@@ -27,10 +34,18 @@ _DECODER = json.JSONDecoder()
 
 @dataclass(frozen=True)
 class ParsedAnswer:
-    """A JSON object (dict) or array (list) from a model; ``repaired`` when it had to be patched."""
+    """A JSON object (dict) or array (list) from a model; ``repaired`` when it had to be patched,
+    ``unclosed`` ("string", "array", "object" or "comment") when the text ended inside one, which
+    the repair then closed: the answer was cut off (``truncated``)."""
 
     value: dict[str, Any] | list[Any]
     repaired: bool
+    unclosed: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        """The answer was cut off: the value is what the repair guessed the whole would be."""
+        return bool(self.unclosed)
 
 
 def parse_json_answer(text: str) -> ParsedAnswer:
@@ -61,7 +76,7 @@ def parse_json_answer(text: str) -> ParsedAnswer:
     if not isinstance(value, (dict, list)) or not value:
         raise LLMAnswerError(f"the language model's answer holds no JSON object or array, even after "
                              f"repair: {_excerpt(stripped)}; ask for JSON only (json_mode=True)")
-    return ParsedAnswer(value, repaired=True)
+    return ParsedAnswer(value, repaired=True, unclosed=unclosed(source) or "")
 
 
 def _container(value: object, text: str) -> dict[str, Any] | list[Any]:
@@ -91,6 +106,53 @@ def _top_level_starts(text: str) -> Iterator[int]:
             depth += 1
         elif ch in "}]" and depth:
             depth -= 1
+
+
+def unclosed(text: str) -> str | None:
+    """What JSON ``text`` leaves open at its end (the innermost of "string", "array", "object",
+    "comment"), or None when every string, bracket and comment it opens is closed.
+
+    The scan follows the syntax a repair accepts: strings in double or single quotes with backslash
+    escapes, ``//`` and ``/* */`` comments. As in ``_top_level_starts``, quotes and comments count
+    only inside brackets, so an apostrophe in the prose around the JSON opens nothing. A stray
+    closing bracket is ignored (it cannot hide a cut: the text still ends where it ends)."""
+    stack: list[str] = []
+    quote = ""
+    escaped = False
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "{[":
+            stack.append(ch)
+        elif not stack:
+            pass  # prose before or after the JSON
+        elif ch in "}]":
+            stack.pop()
+        elif ch in "\"'":
+            quote = ch
+        elif text.startswith("//", i):
+            newline = text.find("\n", i)
+            i = n if newline < 0 else newline
+            continue
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            if close < 0:
+                return "comment"
+            i = close + 2
+            continue
+        i += 1
+    if quote:
+        return "string"
+    if stack:
+        return "object" if stack[-1] == "{" else "array"
+    return None
 
 
 def _longest_in_prose(text: str) -> dict[str, Any] | list[Any] | None:
