@@ -119,8 +119,9 @@ def test_two_consolidations_of_one_scope_take_turns(kb: Kenning, scripted_llm: A
                     skill_draft=None)
     server = scripted_llm(Delay(0.5, then=Reply(first)), Reply(second))
     reports: list[Any] = []
-    threads = [threading.Thread(target=lambda: reports.append(kb.consolidate(CHAT, llm=server.client())))
-               for _ in range(2)]
+    chats = [CHAT, [{"role": "user", "content": "Remember that the API listens on port 9090."}]]
+    threads = [threading.Thread(target=lambda chat=chat: reports.append(kb.consolidate(chat, llm=server.client())))
+               for chat in chats]
     for t in threads:
         t.start()
         time.sleep(0.1)
@@ -170,7 +171,8 @@ def test_drafts_are_approved_through_the_strict_create_or_rejected(kb: Kenning, 
                          prog_name="kenning")
     assert done.exit_code == 0, done.output
     assert kb.skills.skill_view("staging-deploy")["content"].count("Run the migrations") == 1
-    kb.consolidate(CHAT, llm=scripted_llm(Reply(answer())).client())
+    later = CHAT + [{"role": "user", "content": "We deployed to staging again the same way."}]
+    kb.consolidate(later, llm=scripted_llm(Reply(answer())).client())  # proposes the skill again
     assert [d.name for d in kb.drafts.list()] == ["staging-deploy"]
     rejected = runner.invoke(cli, ["--home", home, "skill", "drafts", "reject", "staging-deploy"], prog_name="kenning")
     assert rejected.exit_code == 0 and kb.drafts.list() == []
@@ -199,3 +201,15 @@ def test_unimportant_facts_go_to_the_daily_notes(kb: Kenning, scripted_llm: Any)
     assert actions["Production deploys need two approvals"] == "store"
     assert any("office plant" in n.text for n in kb.notes.search("office plant watered", days_back=1))
     assert all("office plant" not in h.item.content for h in kb.recall("office plant watered", k=5))
+
+
+def test_a_consolidation_writes_the_history_and_hot_memory_of_its_scope(kb: Kenning, scripted_llm: Any) -> None:  # noqa: F811
+    kb.hot_in("project:billing").add("Invoices are sent on the 1st", "project")
+    server = scripted_llm(Reply(answer(skill_draft=None)))
+    report = kb.consolidate(CHAT, scope="project:billing", llm=server.client())
+    assert report.success and not report.skipped, report.to_dict()
+    folder = kb.settings.home / "scopes" / "project+billing"
+    assert "The staging deploy failed" in (folder / "HISTORY.md").read_text(encoding="utf-8")
+    assert "Run the migrations before every deploy" in (folder / "MEMORY.md").read_text(encoding="utf-8")
+    assert not (kb.settings.home / "HISTORY.md").exists() and not (kb.settings.home / "MEMORY.md").exists()
+    assert "Invoices are sent on the 1st" in server.requests[0].body["messages"][1]["content"]  # its hot memory

@@ -56,6 +56,8 @@ def consolidate(kb: Kenning, transcript: str, scope: str, no_llm: bool, as_json:
 
     Uses the language model configured in [llm] (kenning.toml), else a deterministic fallback that
     keeps only explicit statements ("remember that ...", "I prefer ...", "never ...", "记住...").
+    Messages the scope consolidated before are left out, so a transcript can be passed again as it
+    grows. What is shown is what was stored: secrets and personal data as [REDACTED:kind].
 
     \b
     Example:
@@ -70,7 +72,13 @@ def consolidate(kb: Kenning, transcript: str, scope: str, no_llm: bool, as_json:
     if not report["success"]:
         output.show(Text(f"Nothing changed ({mode}): {report['error']}", style="red"))
         raise SystemExit(1)
-    output.show(Text(f"Consolidated {report['messages']} messages {mode}."))
+    if report["nothing_new"]:
+        output.show(Text(f"Nothing new: all {report['already_consolidated']} messages were consolidated in "
+                         f"scope {scope!r} before; nothing was written."))
+        return
+    before = (f" ({report['already_consolidated']} consolidated before were left out)"
+              if report["already_consolidated"] else "")
+    output.show(Text(f"Consolidated {report['messages']} messages {mode}{before}."))
     rows = [(w["kind"], w.get("action", ""), output.truncate(str(w.get("text", "")), 80)) for w in report["written"]]
     rows += [(s["kind"], "skipped", output.truncate(f"{s['text']}: {s['reason']}", 80)) for s in report["skipped"]]
     output.show(output.table("What was written", ("kind", "action", "text"), rows))

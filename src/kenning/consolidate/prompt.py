@@ -30,7 +30,7 @@ Write in the language of the conversation. Empty lists are fine."""
 
 
 def conversation_text(messages: Sequence[Message]) -> str:
-    lines = [f"[{m.at.astimezone().strftime('%Y-%m-%d %H:%M') if m.at else ''}] {m.role}: {m.content}"
+    lines = [(f"[{m.at.astimezone().strftime('%Y-%m-%d %H:%M')}] " if m.at else "") + f"{m.role}: {m.content}"
              for m in messages]
     text = "\n".join(lines)
     if len(text) > MAX_CONVERSATION_CHARS:  # keep the end: it holds the outcome

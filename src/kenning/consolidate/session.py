@@ -3,7 +3,10 @@
 ``add`` appends a message; when the session holds more than ``memory_window`` messages, all but the
 newest ``memory_window // 2`` are handed to a background thread that consolidates them, and the
 caller goes on at once. ``new()`` (an agent's "/new") archives every message to
-``sessions/<id>.jsonl`` and clears the session at once, consolidating in the background.
+``sessions/<id>.jsonl`` and clears the session at once, consolidating in the background. The
+archive is one JSON object a line, each message's text passed through the write gate's redaction
+first (secrets and personal data become ``[REDACTED:kind]``; what was masked is audited by kind and
+count): a transcript on disk is as clean as the memory made from it.
 ``wait()`` joins the background work (tests, shutdown) and returns the reports; the threads are
 not daemons, so a finishing program still completes its consolidations.
 """
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from .. import fileio
 from ..errors import InvalidInput
 from ..models import DEFAULT_SCOPE
+from ..timeutil import utcnow
 from .consolidator import Consolidator, Report
 from .messages import Message
 
@@ -42,7 +46,7 @@ class Session:
 
     def add(self, role: str, content: str) -> Message:
         """Append a message; past the window, the older part is consolidated in the background."""
-        message = Message.of({"role": role, "content": content})
+        message = Message.of({"role": role, "content": content, "at": utcnow()})
         with self._lock:
             self.messages.append(message)
             older: list[Message] = []
@@ -92,9 +96,13 @@ class Session:
             self.on_report(report)
 
     def _archive(self, batch: list[Message]) -> None:
-        """Append the raw messages to ``sessions/<id>.jsonl``: the transcript is never lost."""
-        path = self.consolidator.kb.settings.home / "sessions" / f"{self.id}.jsonl"
-        lines = "".join(json.dumps(m.to_dict(), ensure_ascii=False) + "\n" for m in batch).encode("utf-8")
+        """Append the messages, masked, to ``sessions/<id>.jsonl``: the transcript is never lost."""
+        kb = self.consolidator.kb
+        path = kb.settings.home / "sessions" / f"{self.id}.jsonl"
+        scrub = kb.gate.scrub("session", mask_only=True)  # what was said is archived whatever the gate's mode
+        masked = [{**m.to_dict(), "content": scrub(m.content, "content")} for m in batch]
+        lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in masked).encode("utf-8")
         with fileio.locked(path):
             old = path.read_bytes() if path.exists() else b""
             fileio.atomic_write(path, old + lines)
+        kb.gate.audit(scrub, scope=self.scope, path=f"sessions/{self.id}.jsonl", messages=len(batch))

@@ -179,6 +179,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         END;
         """,
     ),
+    (
+        5,
+        "the messages each scope has consolidated",
+        """
+        -- a message's identity (kenning.consolidate.messages.identities: a hash, never the text) per
+        -- scope whose consolidation took it in, so that the same transcript consolidated again adds nothing
+        CREATE TABLE consolidated_messages (
+            scope       TEXT NOT NULL,
+            message_key TEXT NOT NULL,
+            at          REAL NOT NULL,
+            PRIMARY KEY (scope, message_key)
+        ) WITHOUT ROWID;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
