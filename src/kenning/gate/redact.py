@@ -21,11 +21,42 @@ Secrets (category ``secrets``), in priority order:
     stripe_key         ``sk_live_ / sk_test_ / rk_live_ / rk_test_…``
     bearer_token       the token after ``Bearer`` (16+ characters with a digit); ``Authorization: Basic …``
     password, api_key, token, secret
-                       the value of an assignment ``password=…``, ``"api_key": "…"``, ``token: …``,
-                       ``密码：…`` (only ``=``, ``:`` or ``：``; "the password is …" in prose is left
-                       alone). Values that are references, not secrets, are kept: ``$VAR``, ``${…}``,
-                       ``<placeholder>``, ``os.environ[…]``, ``settings.SECRET``, ``DB_PASSWORD``,
-                       a call ``get_token()``, ``***``.
+                       the value of an assignment ``password=…``, ``"api_key": "…"``, ``API key: …``,
+                       ``token: …``, ``WiFi密码：…``, ``密钥：…`` (``=``, ``:`` or ``：``); the value ends at
+                       white space or at full-width punctuation (``口令：abc123，明天改`` keeps ``，明天改``).
+                       Also a command-line option ``--password VALUE`` / ``--db-token VALUE`` (not
+                       ``--ask-pass``, ``--no-password``, ``--secret id=…``), ``mysql … -pVALUE`` and
+                       ``sshpass -p VALUE``.
+                       In prose, a secret noun, a verb, then a value: "the staging password is …",
+                       "the password for the db was changed to …", "the API key is now …",
+                       "数据库密码是 …", "口令改成 …", "密钥为 …". Nouns: password, passphrase, passcode,
+                       passwd, 密码, 口令 (password); API / access / secret / private key, 密钥, 秘钥
+                       (api_key); token, access / auth / API token, 令牌 (token); secret, client secret
+                       (secret). Verbs: is, was, 's, has been, will be (+ now / still / currently),
+                       set / changed / reset / updated to; 是, 为, 改成, 改为, 设为, 设置为, 换成, 变成,
+                       重置为, 修改为 … (+ 了, ：). What the value must look like, since "the password is
+                       required" and "密码是加密存储的" have the same shape:
+                         password  4+ characters with a digit or a symbol ("Tr0ub4dor&3", "sunflower42");
+                                   a plain word ("required", "stored", "too", "the", "sunflower") is kept
+                                   unless quoted ("the passphrase is 'correct horse battery'")
+                         api_key, token, secret
+                                   8+ characters, letters and digits, no space (quoted or not):
+                                   "the token is valid for 60 minutes" is kept
+                       A Chinese bare value is ASCII (``密码是abc123456，…``); a Chinese one must be
+                       quoted (``密码是“芝麻开门”``).
+    pin                PINs and one-time codes: "my PIN is 4821", "PIN code: 482193", "the OTP was
+                       123456", "PIN码：4821", "验证码是 123456": the value is 4-8 digits exactly, so
+                       "the PIN is four digits" is kept
+
+    In all of these a value is kept when it is a reference or a placeholder, not a secret:
+    ``$VAR``, ``${…}``, ``<placeholder>``, ``os.environ[…]``, ``settings.SECRET``, ``DB_PASSWORD``,
+    a call ``get_token()``, a URL, ``***``, ``xxxx``, ``changeme``, ``example``, ``n/a``, and any name
+    that says "put yours here": the secret noun alone or after my / your / the / example / sample /
+    dummy / fake / test / default / placeholder / insert / enter, optionally + "here":
+    ``mypassword``, ``your-password``, ``YOUR_API_KEY_HERE``, ``mysecret``, ``mytoken``,
+    ``'your password here'``. A word plus digits is a weak password, not a placeholder:
+    ``secret123``, ``password123``, ``hunter2`` are masked. In prose a few words with digits are
+    kept too ("1Password", "md5", "e.g."), and so is a quantity ("12 characters", "8-16位", "3600s").
 
 Personal data (category ``personal``):
 
@@ -34,6 +65,11 @@ Personal data (category ``personal``):
     credit_card        13-19 digits (spaces or dashes between groups) with a card prefix and a valid Luhn sum
     cn_mobile          ``1[3-9]`` + 9 digits, with optional +86 / 0086 / (+86) and spaces or dashes
     phone              ``+`` and 8-15 digits; ``(415) 555-2671`` / ``415-555-2671``; ``010-12345678``
+
+    A number-shaped match (cn_id, credit_card, cn_mobile, phone) is a quantity, not personal data,
+    when a unit follows it ("took 13812345678 ms", "4111111111111111 bytes", "13812345678次",
+    "耗时13812345678毫秒") or a measuring word comes before it ("took", "latency", "size", "count",
+    "total", "耗时", "共计", …), or when it is part of a decimal ("0.13812345678").
 
 Boundaries are ASCII-only on purpose: Python counts Chinese characters as word characters, so
 ``\\b`` would miss ``手机13812345678``. Every quantifier is bounded, so a pathological 100k-character
@@ -54,6 +90,7 @@ MODES = ("mask", "refuse", "off")
 CATEGORIES = ("secrets", "personal")
 _NOT_ALNUM_BEFORE = r"(?<![A-Za-z0-9])"
 _NOT_ALNUM_AFTER = r"(?![A-Za-z0-9])"
+_Check = Callable[[str, re.Match[str]], bool]  # given the part to replace and the match
 
 
 @dataclass(frozen=True)
@@ -95,15 +132,22 @@ class _Pattern:
     kind: str
     category: str
     regex: re.Pattern[str]
-    check: Callable[[str, re.Match[str]], bool] | None = None  # given the part to replace
+    check: _Check | None = None
 
     def part(self, m: re.Match[str]) -> tuple[int, int]:
-        """The span that is replaced: the first of the groups "value", "dq", "sq", "bare" that
-        took part (a key's value, a URL's password, …), else the whole match."""
-        for name in ("value", "dq", "sq", "bare"):
-            if name in self.regex.groupindex and m.group(name) is not None:
-                return m.span(name)
-        return m.span()
+        return _part(m)
+
+
+_VALUE_GROUPS = ("value", "dq", "sq", "cq", "bq", "bare")
+
+
+def _part(m: re.Match[str]) -> tuple[int, int]:
+    """The span that is replaced: the first of the value groups that took part (a key's value,
+    a URL's password, …), else the whole match."""
+    for name in _VALUE_GROUPS:
+        if name in m.re.groupindex and m.group(name) is not None:
+            return m.span(name)
+    return m.span()
 
 
 def placeholder(kind: str) -> str:
@@ -175,31 +219,52 @@ def _phone_digits(value: str, m: re.Match[str]) -> bool:
 
 
 _PLACEHOLDER_VALUES = frozenset(
-    "null none nil true false undefined changeme change_me redacted example xxx todo tbd your_password "
-    "your_token your_api_key password secret token".split()
+    "null none nil true false undefined changeme change_me changeit replace_me replaceme redacted example "
+    "xxx todo tbd n/a".split()
+)
+# the secret's own name, perhaps after "my" / "your" / …, perhaps + "here": a slot to fill, not a secret
+_PLACEHOLDER_NAME = re.compile(
+    r"(?:(?:my|your|the|some|example|sample|dummy|fake|test|default|placeholder|insert|enter)[-_. ]?){0,2}"
+    r"(?:pass(?:word|phrase|code)?|passwd|pwd|secret|token|(?:(?:api|access|secret|private)[-_. ]?)?key|pin)s?"
+    r"(?:[-_. ]?here)?",
+    re.IGNORECASE,
 )
 _REFERENCE = re.compile(
     r"[$%{<\[(@*/~]"  # $VAR, ${VAR}, %VAR%, {{ var }}, <your key>, [REDACTED:…], (…), @file, ***, a path
-    r"|\.{1,2}/|(?:os|process|env|settings|config|secrets|self|this)\.",
+    r"|\.{1,2}/|(?:os|process|env|settings|config|secrets|self|this)\.|[A-Za-z][A-Za-z0-9+.-]{0,30}://",
     re.IGNORECASE,
 )
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
-def _secret_value(min_len: int) -> Callable[[str, re.Match[str]], bool]:
+def _placeholder(value: str) -> bool:
+    """``changeme``, ``***``, ``your-password``, ``$TOKEN``, ``settings.SECRET``: not a secret."""
+    return (value.lower().replace("-", "_") in _PLACEHOLDER_VALUES or set(value) <= set("*xX.•-_#")
+            or bool(_PLACEHOLDER_NAME.fullmatch(value)) or bool(_REFERENCE.match(value))
+            or bool(_DOTTED_NAME.fullmatch(value)) or bool(_CONSTANT.fullmatch(value)))
+
+
+def _secret_value(min_len: int) -> _Check:
     """A value after ``key=`` that is a secret, not a reference to one or a placeholder."""
 
     def check(value: str, m: re.Match[str]) -> bool:
-        if len(value) < min_len or value.lower() in _PLACEHOLDER_VALUES or set(value) <= set("*xX.•-_#"):
+        if len(value) < min_len or _placeholder(value):
             return False
         if value[0] in " \t;:,)]}":  # a closing quote taken for an opening one: `input("Password: ");`
-            return False
-        if _REFERENCE.match(value) or _DOTTED_NAME.fullmatch(value) or _CONSTANT.fullmatch(value):
             return False
         return m.string[m.end() : m.end() + 1] not in ("(", "[")  # a call or an index: code, not a literal
 
     return check
+
+
+_NAMED = re.compile(r"[A-Za-z]\w{0,30}=")
+
+
+def _option_value(min_len: int) -> _Check:
+    """The value of ``--password VALUE``; ``--secret id=x,src=y`` (docker) names a secret, not gives one."""
+    secret = _secret_value(min_len)
+    return lambda value, m: not _NAMED.match(value) and secret(value, m)
 
 
 def _url_password(value: str, m: re.Match[str]) -> bool:
@@ -210,18 +275,134 @@ def _email(value: str, m: re.Match[str]) -> bool:
     return m.group("local").lower() != "git"  # git@github.com:org/repo is a remote, not a person
 
 
+# -- quantities: a number with a unit is a measurement, not a phone, a card or a PIN ------------------
+
+# case-sensitive, and no word that can follow a phone number in speech: "13812345678 Ms Wang",
+# "13812345678 days only" are personal data
+_UNIT_EN = (r"ms|msecs?|millis(?:econds?)?|[uµμn]s|s|secs?|seconds?|mins?|minutes?|bytes?|[kKMGTP]i?B|[kmgt]b"
+            r"|bits?|[kKMG]bps|tokens?|rows?|records?|items?|entries|events?|files?|requests?|reqs?|queries"
+            r"|ops|[qrt]ps|iterations?|steps?|epochs?|samples?|chars?|characters?|digits?|px|%")
+_UNIT_ZH = r"毫秒|微秒|纳秒|分钟|小时|字节|字符|位数|条记录|行数据|[个位]字符|位数字"
+_UNIT_AFTER = re.compile(
+    r"[ \t]{0,2}(?:(?:" + _UNIT_EN + r")(?![A-Za-z0-9])|" + _UNIT_ZH +
+    r"|[次秒天个条行元位字](?:(?![\u3400-\u9fff])|(?=[的左以])))"  # 次 but not 次日, 个 but not 个人
+    r"|[.,]\d"  # a decimal
+)
+_MEASURE_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:took|takes|taking|elapsed|latency|duration|runtime|size|count|total|length|offset"
+    r"|timeout|ttl|sum)|耗时|用时|历时|时长|大小|数量|总数|总计|共计|合计|计数|长度|偏移|超时|共)[ \t]{0,3}"
+    r"(?:[:=：][ \t]{0,3})?(?:(?:about|approx\.?|approximately|around|over|under|~|约|大约|将近)[ \t]{0,3})?\Z"
+    r"|\d\.\Z",  # the digits after a decimal point: 0.13812345678
+    re.IGNORECASE,
+)
+
+
+def _quantity(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is a measurement: a unit after it, a measuring
+    word before it ("took 13812345678 ms", "耗时13812345678"), or the digits of a decimal."""
+    return bool(_UNIT_AFTER.match(text, end) or _MEASURE_BEFORE.search(text[max(0, start - 40) : start]))
+
+
+def _not_quantity(check: _Check | None = None) -> _Check:
+    """``check``, and the number is not a measurement ("took 13812345678 ms" has no phone in it)."""
+
+    def checked(value: str, m: re.Match[str]) -> bool:
+        return (check is None or check(value, m)) and not _quantity(m.string, *_part(m))
+
+    return checked
+
+
+# -- prose: "the password is …", "密码是 …" --------------------------------------------------------
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # "required", "case-sensitive", "isn't"
+_NOT_A_VALUE = frozenset(
+    "1password md5 sha1 sha256 sha-256 sha512 sha-512 argon2 argon2id pbkdf2 base64 utf-8 utf8 aes256 aes-256 "
+    "2fa oauth2 e.g. i.e. etc.".split()
+)
+_QUANTITY_VALUE = re.compile(r"\d[\d.,]{0,12}(?:[-~–]\d[\d.,]{0,12})?\+?[ -]?(?:" + _UNIT_EN + "|" + _UNIT_ZH
+                             + r"|[次秒天个条行元位字])")  # "3600s", "12-character", "8-16位"
+
+
+def _prose_value(rule: str) -> _Check:
+    """What the value after "the <noun> is" must look like for ``rule`` (see the module docstring)."""
+
+    def check(value: str, m: re.Match[str]) -> bool:
+        quoted = m.group("bare") is None
+        if rule == "pin":
+            shape = value.isascii() and value.isdigit() and 4 <= len(value) <= 8
+        elif rule == "key":
+            shape = (len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+                     and not any(c.isspace() for c in value))
+        else:
+            shape = len(value) >= 4 and (quoted or not _WORD.fullmatch(value))
+        if not shape:  # the cheap test first: prose is full of "the token is valid"
+            return False
+        if rule != "pin" and (_placeholder(value) or value.lower() in _NOT_A_VALUE
+                              or _QUANTITY_VALUE.fullmatch(value)):
+            return False
+        return quoted or not (_quantity(m.string, *_part(m)) or m.string[m.end() : m.end() + 1] in ("(", "["))
+
+    return check
+
+
+_EN_QUALIFIER = r"(?:[ \t]{1,4}(?:for|of|to|on|at|in|this|next|last)(?:[ \t]{1,4}[\w.@/-]{1,40}){1,4}?)?"
+_EN_VERB = (r"(?:[ \t]{1,4}(?:(?:is|was|has[ \t]{1,4}been|will[ \t]{1,4}be)"
+            r"(?:[ \t]{1,4}(?:now|still|currently))?(?:[ \t]{1,4}(?:set|changed|reset|updated)[ \t]{1,4}to)?"
+            r"|(?:set|changed|reset|updated)[ \t]{1,4}to)(?![A-Za-z0-9])[ \t]{0,4}[:：]?|['’]s)[ \t]{0,4}")
+_ZH_VERB = (r"[ \t\u3000]{0,4}(?:这周|本周|今天|现在|目前|默认|暂时|仍然|已经|就|还|仍|已|都|也){0,2}"
+            r"(?:是|为|改成|改为|设置为|设置成|设为|设成|换成|换为|变成|变为|重置为|更改为|修改为|更新为)了?"
+            r"[ \t\u3000]{0,4}[:：]?[ \t\u3000]{0,4}")
+_QUOTED = (r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|`(?P<bq>[^`\n]{1,200})`"
+           r"|[“「『‘](?P<cq>[^”」』’\n]{1,200})[”」』’]")
+_STOP = r"\s\"'`“”‘’「」『』,;()\[\]{}<>，。；、！？（）【】《》"  # where a bare value ends
+_EN_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^" + _STOP + r"]{0,99}[^" + _STOP + r".!?:：]))"
+# ASCII only, so 密码是必须的 has no value; spelt out, as with IGNORECASE a range past ASCII also takes
+# away "k" and "s" (the Kelvin sign and the long s fold to them)
+_ASCII = [chr(c) for c in range(0x21, 0x7F) if chr(c) not in "\"'`,;()[]{}<>"]
+_ZH_VALUE = (r"(?:" + _QUOTED + r"|(?P<bare>[" + re.escape("".join(_ASCII)) + r"]{0,99}["
+             + re.escape("".join(c for c in _ASCII if c not in ".!?:")) + r"]))")
+
+
+def _prose(nouns: str, kind: str, rule: str, *, chinese: bool = False, colon: bool = False) -> _Pattern:
+    """"the <noun> [for the db] is <value>" (English) or "<noun>是<value>" (Chinese); ``colon``:
+    "PIN: 4821" as well, for nouns that have no ``key=value`` pattern."""
+    if chinese:
+        verb = _ZH_VERB if not colon else r"(?:" + _ZH_VERB + r"|[ \t\u3000]{0,4}[:：=][ \t\u3000]{0,4})"
+        regex = r"(?:" + nouns + r")" + verb + _ZH_VALUE
+    else:
+        verb = _EN_VERB if not colon else r"(?:" + _EN_VERB + r"|[ \t]{0,4}[:=：][ \t]{0,4})"
+        regex = r"(?<![A-Za-z0-9_-])(?:" + nouns + r")(?![A-Za-z0-9_-])" + _EN_QUALIFIER + verb + _EN_VALUE
+    return _Pattern(kind, "secrets", re.compile(regex, re.IGNORECASE), _prose_value(rule))
+
+
 # -- the patterns, most specific first -----------------------------------------------------------------
 
+_KV_VALUE = (r"(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'|[“「](?P<cq>[^”」\n]{1,300})[”」]"
+             r"|(?P<bare>[^\s\"',;()\[\]{}<>，。；、（）【】《》「」“”]{1,300}))")
 
-def _key_value(keys: str, kind: str, min_len: int) -> _Pattern:
-    """``key = value`` / ``"key": "value"`` / ``key: value`` for keys ending in one of ``keys``."""
+
+def _key_value(keys: str, kind: str, min_len: int, cjk: str = "") -> _Pattern:
+    """``key = value`` / ``"key": "value"`` / ``key: value`` for keys ending in one of ``keys``, or
+    one of the Chinese ``cjk`` keys (which may follow a Latin word: ``WiFi密码：…``)."""
+    key = r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-]){0,4}(?:" + keys + r")(?![A-Za-z0-9_-])"
     regex = re.compile(
-        r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-]){0,4}(?:" + keys + r")(?![A-Za-z0-9_-])"
-        r"[\"']?[ \t]{0,8}[:=：][ \t]{0,8}"
-        r"(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'|(?P<bare>[^\s\"',;()\[\]{}<>]{1,300}))",
+        r"(?:" + key + (r"|" + cjk if cjk else "") + r")[\"']?[ \t\u3000]{0,8}[:=：][ \t\u3000]{0,8}"
+        + _KV_VALUE,
         re.IGNORECASE,
     )
     return _Pattern(kind, "secrets", regex, _secret_value(min_len))
+
+
+def _option(keys: str, kind: str, min_len: int) -> _Pattern:
+    """``--password VALUE``, ``--db-password "VALUE"`` (with ``=`` it is a ``key=value``)."""
+    bare = r"[^\s\"'`,;()\[\]{}<>|"
+    regex = re.compile(
+        r"(?<![A-Za-z0-9_-])--(?!(?:ask|no|prompt|use|read|require|show|print)-)(?:[A-Za-z0-9]+-){0,3}(?:"
+        + keys + r")(?![A-Za-z0-9_-])[ \t]{1,4}(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'"
+        r"|(?P<bare>" + bare + r"-]" + bare + r"]{0,299}))",  # not "-": the next option
+        re.IGNORECASE,
+    )
+    return _Pattern(kind, "secrets", regex, _option_value(min_len))
 
 
 _S = "secrets"
@@ -254,27 +435,46 @@ PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("bearer_token", _S, re.compile(
         r"Authorization[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"']?Basic[ \t]{1,8}(?P<value>[A-Za-z0-9+/]{8,2000}={0,2})",
         re.IGNORECASE)),
-    _key_value(r"password|passwd|pwd|passphrase|密码|口令", "password", 4),
-    _key_value(r"api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key", "api_key", 8),
-    _key_value(r"token|access[_-]?token|auth[_-]?token|refresh[_-]?token", "token", 8),
-    _key_value(r"secret|client[_-]?secret", "secret", 8),
+    _key_value(r"password|passwd|pwd|passphrase", "password", 4, cjk=r"密码|口令"),
+    _key_value(r"api[ \t_-]?key|apikey|access[ \t_-]?key|secret[ \t_-]?key|private[ \t_-]?key", "api_key", 8,
+               cjk=r"密钥|秘钥"),
+    _key_value(r"token|(?:access|auth|refresh|api)[ \t_-]?token", "token", 8, cjk=r"令牌"),
+    _key_value(r"secret|client[ \t_-]?secret", "secret", 8),
+    _option(r"password|passwd|passphrase|pass", "password", 4),
+    _option(r"api-key|apikey|access-key|secret-key", "api_key", 8),
+    _option(r"token", "token", 8),
+    _option(r"secret", "secret", 8),
+    _Pattern("password", _S, re.compile(  # mysql -pVALUE (-p VALUE would be a database name); sshpass -p VALUE
+        r"(?<![A-Za-z0-9_-])(?:(?:mysql|mysqldump|mysqladmin|mariadb)[ \t][^\n|;&]{0,200}?[ \t]-p|sshpass[ \t]{1,4}-p"
+        r"[ \t]{0,4})(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'|(?P<bare>[^\s\"'`;|&<>]{1,300}))"),
+        _secret_value(4)),
+    _prose(r"pass(?:word|phrase|code)|passwd", "password", "password"),
+    _prose(r"(?:api|access|secret|private)[ \t_-]?key", "api_key", "key"),
+    _prose(r"(?:(?:api|access|auth|bearer|refresh)[ \t_-]?)?token", "token", "key"),
+    _prose(r"(?:client[ \t_-]?)?secret", "secret", "key"),
+    _prose(r"pin(?:[ \t]?(?:code|number))?|otp|one[ -]time[ \t]code|verification[ \t]code", "pin", "pin",
+           colon=True),
+    _prose(r"密码|口令", "password", "password", chinese=True),
+    _prose(r"密钥|秘钥", "api_key", "key", chinese=True),
+    _prose(r"令牌", "token", "key", chinese=True),
+    _prose(r"PIN[ \t]?码|PIN|验证码|动态码", "pin", "pin", chinese=True, colon=True),
     _Pattern("email", _P, re.compile(
         r"(?<![A-Za-z0-9._%+-])(?P<local>[A-Za-z0-9._%+-]{1,64})@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}"
         r"(?![A-Za-z0-9-])"), _email),
     _Pattern("cn_id", _P, re.compile(
         _NOT_ALNUM_BEFORE + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
-        + _NOT_ALNUM_AFTER), _cn_id),
+        + _NOT_ALNUM_AFTER), _not_quantity(_cn_id)),
     _Pattern("credit_card", _P, re.compile(r"(?<![A-Za-z0-9.-])\d(?:[ -]?\d){12,18}(?![A-Za-z0-9-]|\.\d)"),
-             _card),
+             _not_quantity(_card)),
     _Pattern("cn_mobile", _P, re.compile(
         r"(?<![A-Za-z0-9+])(?:(?:\+|00)86[ -]?|\(\+?86\)[ -]?|86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}"
-        + _NOT_ALNUM_AFTER)),
+        + _NOT_ALNUM_AFTER), _not_quantity()),
     _Pattern("phone", _P, re.compile(
         r"(?<![A-Za-z0-9+])\+[1-9]\d{0,2}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{1,4}){1,4}"
-        + _NOT_ALNUM_AFTER), _phone_digits),
+        + _NOT_ALNUM_AFTER), _not_quantity(_phone_digits)),
     _Pattern("phone", _P, re.compile(
-        r"(?<![A-Za-z0-9(.-])(?:\(\d{3}\)[ ]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![A-Za-z0-9]|[.-]\d)")),
-    _Pattern("phone", _P, re.compile(r"(?<![A-Za-z0-9.-])0\d{2,3}-\d{7,8}(?![A-Za-z0-9]|[.-]\d)")),
+        r"(?<![A-Za-z0-9(.-])(?:\(\d{3}\)[ ]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![A-Za-z0-9]|[.-]\d)"), _not_quantity()),
+    _Pattern("phone", _P, re.compile(r"(?<![A-Za-z0-9.-])0\d{2,3}-\d{7,8}(?![A-Za-z0-9]|[.-]\d)"), _not_quantity()),
 )
 
 
