@@ -99,7 +99,7 @@ class Session:
         """Append the messages, masked, to ``sessions/<id>.jsonl``: the transcript is never lost."""
         kb = self.consolidator.kb
         path = kb.settings.home / "sessions" / f"{self.id}.jsonl"
-        scrub = kb.gate.scrub("session", mask_only=True)  # what was said is archived whatever the gate's mode
+        scrub = kb.gate.scrub("session", mask_only=True)  # "refuse" must not lose what was said: mask it
         masked = [{**m.to_dict(), "content": scrub(m.content, "content")} for m in batch]
         lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in masked).encode("utf-8")
         with fileio.locked(path):
