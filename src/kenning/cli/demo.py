@@ -1,8 +1,8 @@
 """``kenning demo``: a short tour in a throwaway data directory, through the public API only.
 
 It stores facts, lessons and entities in English and Chinese, then shows recall by paraphrase and
-across languages, supersede with history, expiry, a forgetting dry run, lesson lookup, and entity
-lookup by alias and full-width name.
+across languages, supersede with history, expiry (of a fact whose password the write gate masked
+before storing it), a forgetting dry run, lesson lookup, and entity lookup by alias and full-width name.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ RECALLS = (
     ("websocket drops after a minute", "symptom, not the words"),
 )
 TRIVIAL = "The coffee machine on floor 3 was descaled"
+WIFI_PASSWORD = "tulip-42"  # never reaches the disk: the gate stores [REDACTED:password]
+WIFI = f"The guest wifi password this week is {WIFI_PASSWORD}"
 
 
 @dataclass
@@ -43,6 +45,11 @@ class Tour:
     kb: Kenning
     out: Console
     facts: dict[str, Fact] = field(default_factory=dict)
+
+    def run(self) -> None:
+        for step in (self.store, self.recall, self.supersede, self.expiry, self.forgetting, self.lessons,
+                     self.entities):
+            step()
 
     def heading(self, text: str) -> None:
         self.out.print()
@@ -85,8 +92,9 @@ class Tour:
 
     def expiry(self) -> None:
         self.heading("4. Expiry: a fact whose time has passed leaves recall")
-        wifi = self.kb.remember("The guest wifi password this week is tulip-42", expires_at="7d", source="demo")
+        wifi = self.kb.remember(WIFI, expires_at="7d", source="demo")
         self.facts["wifi"] = wifi
+        self.out.print(output.facts_table([wifi], "remember, expires in 7 days (the write gate masked the password)"))
         query = "guest wifi password"
         rows = [("before expiry", self._finds(query, wifi.id, False))]
         self.kb.expire(wifi.id, reason="password rotated")
@@ -161,10 +169,7 @@ def demo(keep: bool) -> None:
     out = output.console()
     try:
         with Kenning.open(home, actor="demo") as kb:
-            tour = Tour(kb, out)
-            for step in (tour.store, tour.recall, tour.supersede, tour.expiry, tour.forgetting,
-                         tour.lessons, tour.entities):
-                step()
+            Tour(kb, out).run()
     finally:
         if keep:
             out.print(f"\nThe demo data is kept in {home}\nTry: kenning --home {home} recall '汇报'", markup=False)
