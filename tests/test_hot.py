@@ -111,8 +111,10 @@ def test_chinese_is_counted_at_least_a_token_per_character(small: Kenning) -> No
 def test_making_room_drops_deprecated_merges_duplicates_then_demotes(small: Kenning) -> None:
     old = small.hot.add("[deprecated] Builds used to run on Jenkins", "other")
     small.hot.add("Never deploy on Friday afternoon", "pitfalls")
-    dup_a = small.hot.add("The staging server is called stg-01", "project")
-    dup_b = small.hot.add("The staging server's name is stg-01", "project")
+    dup_a = small.hot.add("Deploys run from GitHub Actions", "project")
+    dup_b = small.hot.add("Deployments run from GitHub Actions", "project")
+    small.hot.add("The staging server's name is stg-01", "project")
+    small.hot.add("The staging server is called stg-01", "project")  # other words: alike, not the same
     low = small.hot.add("Coffee machine is on floor 3", "other")
     small.hot.budgets["MEMORY.md"] = budget = small.hot.budget()[1]["tokens"] + 5  # full
     result = small.hot.add("The release checklist lives in docs/release.md and must be followed for every "
@@ -121,7 +123,7 @@ def test_making_room_drops_deprecated_merges_duplicates_then_demotes(small: Kenn
     assert report["dropped_deprecated"] == ["[deprecated] Builds used to run on Jenkins"]
     assert len(report["merged"]) == 1
     assert {report["merged"][0]["removed"], report["merged"][0]["kept"]} == {
-        "The staging server is called stg-01", "The staging server's name is stg-01"}
+        "Deploys run from GitHub Actions", "Deployments run from GitHub Actions"}
     texts = [e.text for e in small.hot.entries()]
     assert "Never deploy on Friday afternoon" in texts and any("release checklist" in t for t in texts)
     assert small.hot.budget()[1]["tokens"] <= budget

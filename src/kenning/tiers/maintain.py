@@ -1,42 +1,50 @@
-"""``maintain()``: the periodic job that moves memory between tiers (safe to run from cron).
+"""``maintain()``: the periodic job that moves memory between tiers.
 
-1. demote: bring MEMORY.md and USER.md within their budgets (``HotMemory.compress``: drop
-   ``[deprecated]`` entries, merge near-duplicates, demote the lowest-scored to the warm tier);
+Safe from cron: without ``apply`` it changes nothing (no file, no row, no audit entry) and reports
+the plan; with ``apply`` it makes the same plan, then carries out exactly that plan, step by step,
+and reports what each planned change became. The steps, for every scope that has files or items:
+
+1. demote: each hot file *over* its budget is compressed (``HotMemory.plan_compression``: drop
+   ``[deprecated]`` entries, merge restatements, demote the lowest-scored to the warm tier); a file
+   within its budget is left alone, and entries only alike in meaning are listed, never merged;
 2. archive: daily notes older than ``archive_after_days`` go to ``archive/`` (gzip; still readable,
    searchable with ``include_archive=True``, restorable);
-3. expire: facts past their ``expires_at`` already left recall; here they also leave the hot tier
-   (unpinned), and the step reports how many there are;
-4. promote: warm items worth a place in the hot tier are suggested: facts recalled or restated at
-   least ``PROMOTE_USES`` times, and note paragraphs written on ``PROMOTE_DAYS`` different days of the
-   last ``RECENT_DAYS``; ``apply=True`` adds them (each still has to fit its file's budget);
+3. expire: facts past their ``expires_at`` already left recall; pinned ones are unpinned, so they
+   also leave the hot tier;
+4. promote: warm items worth a place in the hot tier: facts recalled or restated at least
+   ``PROMOTE_USES`` times, and note paragraphs written on ``PROMOTE_DAYS`` different days of the
+   last ``RECENT_DAYS``; carried out, each is added if it fits its file's budget;
 5. index: the full-text index is merged into one segment (a store written fact by fact holds many
    small ones, and every query reads them all).
 
-With ``dry_run`` the plan is computed and nothing changes (files, store, audit log). Every change
-is audited by the part that makes it, and the run itself is audited with its summary.
+Every change is audited by the part that makes it, and an applied run is audited with its summary.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import audit
-from ..errors import Conflict
-from ..memory import Facts
-from ..models import Fact
+from ..checks import check_scope
+from ..errors import InvalidInput, KenningError
+from ..models import DEFAULT_SCOPE, Fact
 from ..records import item_from_row
 from ..text import content_key
 from ..timeutil import to_epoch, utcnow
-from .hot import HotMemory
-from .notes import Notes
+from .hot import Compression, HotMemory
+from .notes import Move, Notes
+
+if TYPE_CHECKING:
+    from ..api import Kenning
 
 PROMOTE_USES = 3
 PROMOTE_DAYS = 2
 RECENT_DAYS = 30
 MAX_SUGGESTIONS = 20
 SECTION_OF_CATEGORY = {"user_pref": "user", "project": "project", "pitfall": "pitfalls", "general": "other"}
+STEPS = ("demote", "archive", "expire", "promote", "index")
 
 
 @dataclass(frozen=True)
@@ -51,101 +59,176 @@ class Step:
 
 @dataclass(frozen=True)
 class Maintenance:
-    dry_run: bool
-    applied_promotions: bool
+    """The plan (``applied`` False) or what carrying it out did."""
+
+    applied: bool
     steps: tuple[Step, ...] = field(default_factory=tuple)
 
+    @property
+    def dry_run(self) -> bool:
+        return not self.applied
+
     def to_dict(self) -> dict[str, Any]:
-        return {"success": True, "dry_run": self.dry_run, "applied_promotions": self.applied_promotions,
+        return {"success": True, "applied": self.applied, "dry_run": not self.applied,
                 "steps": [s.to_dict() for s in self.steps]}
 
 
-def maintain(hot: HotMemory, notes: Notes, facts: Facts, *, dry_run: bool = False, apply: bool = False,
-             archive_after_days: int = 90, today: dt.date | None = None, actor: str = "api") -> Maintenance:
-    """Run (or with ``dry_run``, plan) the five steps of the module docstring."""
-    steps = [
-        _demote(hot, dry_run),
-        _archive(notes, archive_after_days, dry_run, today),
-        _expire(facts, dry_run),
-        _promote(hot, notes, facts, dry_run=dry_run, apply=apply, today=today),
-        _merge_index(facts, dry_run),
-    ]
-    report = Maintenance(dry_run, apply and not dry_run, tuple(steps))
-    if not dry_run:
-        audit.record_event(facts.store, "maintain", kind="maintenance", actor=actor,
-                           after={s.name: s.summary for s in steps})
+@dataclass
+class _Plan:
+    """Every change one run would make, per scope where it has one."""
+
+    compressions: dict[str, list[Compression]] = field(default_factory=dict)
+    archive: dict[str, list[Move]] = field(default_factory=dict)
+    expired: list[dict[str, Any]] = field(default_factory=list)
+    promotions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    index_pages: int = 0
+    index_after: int | None = None  # once merged
+
+
+def maintain(kb: Kenning, *, apply: bool = False, archive_after_days: int = 90,
+             today: dt.date | None = None) -> Maintenance:
+    """Plan the five steps of the module docstring; with ``apply``, carry the plan out."""
+    if isinstance(archive_after_days, bool) or not isinstance(archive_after_days, int) or archive_after_days < 0:
+        raise InvalidInput(f"archive_after_days must be a whole number >= 0, got {archive_after_days!r}")
+    plan = _plan(kb, archive_after_days, today)
+    if not apply:
+        return Maintenance(False, _report(plan, archive_after_days, done=False))
+    _carry_out(kb, plan)
+    report = Maintenance(True, _report(plan, archive_after_days, done=True))
+    audit.record_event(kb.store, "maintain", kind="maintenance", actor=kb.actor,
+                       after={s.name: s.summary for s in report.steps})
     return report
 
 
-def _demote(hot: HotMemory, dry_run: bool) -> Step:
-    items: list[dict[str, Any]] = []
-    for report in hot.compress(dry_run=dry_run, reason="maintenance", force=True):
-        items += [{"file": report.file, "action": "drop", "entry": t} for t in report.dropped]
-        items += [{"file": report.file, "action": "merge", "entry": a, "into": b} for a, b in report.merged]
-        items += [{"file": report.file, "action": "demote", "entry": t} for t in report.demoted]
-    verb = "would change" if dry_run else "changed"
-    return Step("demote", f"{verb} {len(items)} hot entries" if items else "hot memory is within budget",
-                tuple(items))
+def scopes(kb: Kenning) -> list[str]:
+    """The default scope, every scope with items, and every scope with a folder of files."""
+    found = {DEFAULT_SCOPE, *(row[0] for row in kb.store.counts(None))}
+    folders = kb.home / "scopes"
+    if folders.is_dir():
+        for folder in folders.iterdir():
+            try:
+                found.add(check_scope(folder.name.replace("+", ":", 1)))
+            except InvalidInput:
+                continue  # not a folder kenning made: never touched
+    return sorted(found, key=lambda s: (s != DEFAULT_SCOPE, s))
 
 
-def _archive(notes: Notes, days: int, dry_run: bool, today: dt.date | None) -> Step:
-    moves = notes.archive(days, dry_run=dry_run, today=today)
-    verb = "would archive" if dry_run else "archived"
-    return Step("archive", f"{verb} {len(moves)} daily notes older than {days} days",
-                tuple(m.to_dict() for m in moves))
+# -- planning: reads only --------------------------------------------------------------------------
 
 
-def _expire(facts: Facts, dry_run: bool) -> Step:
+def _plan(kb: Kenning, archive_after_days: int, today: dt.date | None) -> _Plan:
+    plan = _Plan(index_pages=kb.store.index_pages())
+    for scope in scopes(kb):
+        hot, notes = kb.hot_in(scope), kb.notes_in(scope)
+        if squeezed := [c for c in hot.plan_compression(over_budget_only=True) if c.changes or c.similar]:
+            plan.compressions[scope] = squeezed
+        if moves := notes.archive(archive_after_days, dry_run=True, today=today):
+            plan.archive[scope] = moves
+        if promotions := _suggestions(kb, hot, notes, scope, today):
+            plan.promotions[scope] = promotions
     now = to_epoch(utcnow())
-    rows = facts.store.select("kind = 'fact' AND expires_at IS NOT NULL AND expires_at <= ? AND superseded_by IS NULL",
-                              [now], columns="id, content, pinned")
-    pinned = [r for r in rows if r["pinned"]]
-    if not dry_run:
-        for row in pinned:
-            facts.unpin(str(row["id"]), reason="expired: leaves the hot tier")
-    verb = "would unpin" if dry_run else "unpinned"
-    return Step("expire", f"{len(rows)} facts are past their expiry (out of recall); {verb} {len(pinned)}",
-                tuple({"id": r["id"], "content": r["content"], "was_pinned": bool(r["pinned"])} for r in rows))
+    rows = kb.store.select("kind = 'fact' AND expires_at IS NOT NULL AND expires_at <= ? AND superseded_by IS NULL",
+                           [now], columns="id, scope, content, pinned", order="id")
+    plan.expired = [{"id": r["id"], "scope": r["scope"], "content": r["content"], "was_pinned": bool(r["pinned"])}
+                    for r in rows]
+    return plan
 
 
-def _promote(hot: HotMemory, notes: Notes, facts: Facts, *, dry_run: bool, apply: bool,
-             today: dt.date | None) -> Step:
+def _suggestions(kb: Kenning, hot: HotMemory, notes: Notes, scope: str, today: dt.date | None) -> list[dict[str, Any]]:
     now = to_epoch(utcnow())
-    rows = facts.store.select(
-        "kind = 'fact' AND pinned = 0 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) "
-        "AND access_count + reinforced >= ?", [now, PROMOTE_USES],
+    rows = kb.store.select(
+        "kind = 'fact' AND scope = ? AND pinned = 0 AND superseded_by IS NULL "
+        "AND (expires_at IS NULL OR expires_at > ?) AND access_count + reinforced >= ?", [scope, now, PROMOTE_USES],
         order="access_count + reinforced DESC, id", limit=MAX_SUGGESTIONS)
-    hot_keys = {content_key(e.text) for e in hot.entries(pick_up_edits=not dry_run)}
-    suggestions: list[dict[str, Any]] = []
+    hot_keys = {content_key(e.text) for e in hot.entries(pick_up_edits=False)}
+    out: list[dict[str, Any]] = []
     for fact in map(item_from_row, rows):
         if isinstance(fact, Fact) and content_key(fact.content) not in hot_keys:
-            suggestions.append({"text": fact.content, "section": SECTION_OF_CATEGORY[fact.category],
-                                "why": f"recalled {fact.access_count} and restated {fact.reinforced} times",
-                                "id": fact.id})
-    seen = {content_key(s["text"]) for s in suggestions}
+            out.append({"scope": scope, "text": fact.content, "section": SECTION_OF_CATEGORY[fact.category],
+                        "why": f"recalled {fact.access_count} and restated {fact.reinforced} times", "id": fact.id})
+    seen = {content_key(s["text"]) for s in out}
     for text, days in notes.repeated(min_days=PROMOTE_DAYS, days_back=RECENT_DAYS, today=today):
         key = content_key(text)
-        if key not in seen and key not in hot_keys and len(suggestions) < MAX_SUGGESTIONS:
+        if key not in seen and key not in hot_keys and len(out) < MAX_SUGGESTIONS:
             seen.add(key)
-            suggestions.append({"text": text, "section": "other", "why": f"written on {days} different days"})
-    applied = 0
-    if apply and not dry_run:
+            out.append({"scope": scope, "text": text, "section": "other", "why": f"written on {days} different days"})
+    return out
+
+
+# -- carrying out: exactly what was planned ----------------------------------------------------------
+
+
+def _carry_out(kb: Kenning, plan: _Plan) -> None:
+    """Each planned change, as planned; what became of it is written into the plan."""
+    for scope, planned in plan.compressions.items():
+        plan.compressions[scope] = kb.hot_in(scope).carry_out(planned, reason="maintenance", force=True)
+    for scope, moves in plan.archive.items():
+        notes = kb.notes_in(scope)
+        plan.archive[scope] = [m for m in (notes.archive_day(move.date) for move in moves) if m is not None]
+    for row in plan.expired:
+        if row["was_pinned"]:
+            try:
+                kb.facts.unpin(row["id"], reason="expired: leaves the hot tier")
+                row["result"] = "unpinned"
+            except KenningError as exc:  # deleted since the plan was made
+                row["result"] = f"not done: {exc}"
+    for scope, suggestions in plan.promotions.items():
+        hot = kb.hot_in(scope)
         for s in suggestions:
             try:
-                result = hot.add(s["text"], s["section"], reason="promoted by maintenance: " + s["why"])
-                s["result"] = result["action"]
-                applied += result["action"] == "added"
-            except Conflict as exc:  # over budget: stays a suggestion
+                s["result"] = hot.add(s["text"], s["section"], reason="promoted by maintenance: " + s["why"])["action"]
+            except KenningError as exc:  # over budget: stays a suggestion
                 s["result"] = f"not promoted: {exc}"
-    summary = f"{len(suggestions)} warm items suggested for the hot tier"
-    if apply and not dry_run:
-        summary += f"; {applied} promoted"
-    return Step("promote", summary, tuple(suggestions))
+    kb.store.optimize_index()
+    plan.index_after = kb.store.index_pages()
 
 
-def _merge_index(facts: Facts, dry_run: bool) -> Step:
-    before = facts.store.index_pages()
-    if dry_run:
-        return Step("index", f"would merge the full-text index ({before:,} pages)")
-    facts.store.optimize_index()
-    return Step("index", f"merged the full-text index: {before:,} -> {facts.store.index_pages():,} pages")
+# -- the report --------------------------------------------------------------------------------------
+
+
+def _report(plan: _Plan, archive_after_days: int, *, done: bool) -> tuple[Step, ...]:
+    return (_demoted(plan, done), _archived(plan, archive_after_days, done), _expired(plan, done),
+            _promoted(plan, done), _indexed(plan, done))
+
+
+def _demoted(plan: _Plan, done: bool) -> Step:
+    items: list[dict[str, Any]] = []
+    for scope, reports in plan.compressions.items():
+        for r in reports:
+            where = {"scope": scope, "file": r.file}
+            items += [{**where, "action": "drop", "entry": t} for t in r.dropped]
+            items += [{**where, "action": "merge", "entry": a, "into": b} for a, b in r.merged]
+            items += [{**where, "action": "demote", "entry": t} for t in r.demoted]
+            items += [{**where, "action": "similar (not merged)", "entry": a, "into": b} for a, b in r.similar]
+            items += [{**where, "action": "skipped: edited since the plan", "entry": t} for t in r.skipped]
+    changes = sum(1 for i in items if i["action"] in ("drop", "merge", "demote"))
+    if not plan.compressions:
+        return Step("demote", "hot memory is within budget")
+    return Step("demote", f"{'changed' if done else 'would change'} {changes} hot entries", tuple(items))
+
+
+def _archived(plan: _Plan, days: int, done: bool) -> Step:
+    moves = [m.to_dict() for ms in plan.archive.values() for m in ms]
+    return Step("archive", f"{'archived' if done else 'would archive'} {len(moves)} daily notes older than {days} days",
+                tuple(moves))
+
+
+def _expired(plan: _Plan, done: bool) -> Step:
+    pinned = sum(1 for r in plan.expired if r["was_pinned"])
+    verb = "unpinned" if done else "would unpin"
+    return Step("expire", f"{len(plan.expired)} facts are past their expiry (out of recall); {verb} {pinned}",
+                tuple(plan.expired))
+
+
+def _promoted(plan: _Plan, done: bool) -> Step:
+    items = [s for ss in plan.promotions.values() for s in ss]
+    summary = f"{len(items)} warm items {'suggested' if not done else 'planned'} for the hot tier"
+    if done:
+        summary += f"; {sum(1 for s in items if s.get('result') == 'added')} promoted"
+    return Step("promote", summary, tuple(items))
+
+
+def _indexed(plan: _Plan, done: bool) -> Step:
+    if not done:
+        return Step("index", f"would merge the full-text index ({plan.index_pages:,} pages)")
+    return Step("index", f"merged the full-text index: {plan.index_pages:,} -> {plan.index_after or 0:,} pages")

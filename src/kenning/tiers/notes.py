@@ -306,13 +306,14 @@ class Notes:
         old = [day for day, _ in self._days(DAILY_DIR, archived=False) if (end - day).days > days]
         if dry_run:  # reads only: no lock, so not even a lock file is created
             return [move for day in old if (move := self._archive_day(day, dry_run=True)) is not None]
-        moves = []
-        for day in old:
-            with locked(self._days_lock):
-                move = self._archive_day(day, dry_run=False)
-            if move is not None:
-                moves.append(move)
-        return moves
+        return [move for day in old if (move := self.archive_day(day)) is not None]
+
+    def archive_day(self, date: DayLike) -> Move | None:
+        """Move one day's file into the archive (merged with an archive of that day); None when the
+        day has no file (another process archived it, or it never existed)."""
+        day = check_day(date)
+        with locked(self._days_lock):
+            return self._archive_day(day, dry_run=False)
 
     def restore(self, date: DayLike) -> Move:
         """Move an archived day back to ``daily/``, merging with that day's file if one exists now."""
