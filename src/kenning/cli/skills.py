@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import click
 from rich.text import Text
 
-from kenning.errors import InvalidInput
+from kenning.errors import Conflict, InvalidInput
 
 from . import output
 from .state import json_option, open_kenning
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 R = TypeVar("R")
 OUTCOMES = ("helped", "failed", "not-relevant")  # kenning.skills.OUTCOMES, without importing the library
+SKILL_MD_BYTES = 400_000  # 100,000 characters (the SKILL.md limit) take at most this many bytes in UTF-8
+LINKED_FILE_BYTES = 1 << 20  # kenning.skills.files.MAX_FILE_BYTES
 
 project_option = click.option(
     "--project", "project_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -46,18 +48,30 @@ def pass_skills(func: Callable[Concatenate[Skills, P], R]) -> Callable[..., R]:
     return wrapper
 
 
-def _read_input(source: str | None, text: str | None, what: str) -> bytes:
-    """The bytes given by ``--from FILE`` (``-`` for stdin) or ``--content TEXT``."""
+def _read_input(source: str | None, text: str | None, what: str, limit: int) -> bytes:
+    """The bytes given by ``--from FILE`` (``-`` for stdin) or ``--content TEXT``; a file's size is
+    checked before it is read, and no more than ``limit`` bytes are ever read."""
     if (source is None) == (text is None):
         raise click.UsageError(f"give the {what} with --from FILE (or --from - for stdin) or with --content TEXT")
     if text is not None:
         return text.encode("utf-8")
     if source == "-":
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InvalidInput(f"the {what} on stdin is more than {limit:,} bytes, the limit for it")
+        return data
+    path = Path(str(source)).expanduser()
     try:
-        return Path(str(source)).expanduser().read_bytes()
+        size = path.stat().st_size
+        if size > limit:
+            raise InvalidInput(f"{source} is {size:,} bytes; the limit for the {what} is {limit:,}, so it was not read")
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise InvalidInput(f"cannot read {source}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InvalidInput(f"{source} grew past {limit:,} bytes, the limit for the {what}, while being read")
+    return data
 
 
 def _as_text(data: bytes, what: str) -> str:
@@ -75,6 +89,9 @@ def _done(result: dict[str, Any], as_json: bool) -> None:
     output.show(Text(result["message"][:1].upper() + result["message"][1:] + "."))
     for similar in result.get("similar", []):
         output.show(Text(f"  near-duplicate: {similar['name']} ({similar['source']}, {similar['similarity']})"))
+    for masked in result.get("masked", []):
+        where = f"{masked['file']} line {masked['line']}" if masked.get("file") else "reason"
+        output.show(Text(f"  masked: {where}: {masked['count']} {masked['kind']}"))
 
 
 def _missing(row: dict[str, Any]) -> str:
@@ -259,7 +276,7 @@ def create(skills: Skills, name: str, source: str | None, text: str | None, cate
     Example:
       kenning skill create docker-deploy --from SKILL.md --category devops --to project
     """
-    content = _as_text(_read_input(source, text, "SKILL.md"), "SKILL.md")
+    content = _as_text(_read_input(source, text, "SKILL.md", SKILL_MD_BYTES), "SKILL.md")
     _done(skills.skill_manage("create", name, content=content, category=category, target=target, force=force,
                               reason=reason), as_json)
 
@@ -302,7 +319,7 @@ def edit(skills: Skills, name: str, source: str | None, text: str | None, reason
     Example:
       kenning skill edit docker-deploy --from ./SKILL.md --reason "compose v2"
     """
-    content = _as_text(_read_input(source, text, "SKILL.md"), "SKILL.md")
+    content = _as_text(_read_input(source, text, "SKILL.md", SKILL_MD_BYTES), "SKILL.md")
     _done(skills.skill_manage("edit", name, content=content, reason=reason), as_json)
 
 
@@ -343,7 +360,7 @@ def write_file(skills: Skills, name: str, file_path: str, source: str | None, te
     Example:
       kenning skill write-file docker-deploy references/compose.md --from compose-notes.md
     """
-    data = _read_input(source, text, "file content")
+    data = _read_input(source, text, "file content", LINKED_FILE_BYTES)
     _done(skills.skill_manage("write_file", name, file_path=file_path, file_content=data, reason=reason), as_json)
 
 
@@ -502,18 +519,33 @@ def drafts(ctx: click.Context, as_json: bool) -> None:
 
 @drafts.command()
 @click.argument("name")
-@click.option("--force", is_flag=True, help="Create it even if a skill with a close meaning exists.")
+@click.option("--force", is_flag=True, help="Apply it even if the skill changed since the draft was written (the "
+                                            "current text stays in history) or a skill with a close meaning exists.")
 @json_option
 @project_option
 def approve(name: str, force: bool, as_json: bool, project_dir: Path | None) -> None:
-    """Create the skill from draft NAME (strict validation, near-duplicate check) and drop the draft.
+    """Apply draft NAME (strict validation, near-duplicate check) and drop the draft.
+
+    Refused when the skill changed since the draft was written, or a new skill's name was taken
+    since: both differences are shown (base -> draft, base -> current); --force applies it anyway.
 
     \b
     Example:
       kenning skill drafts approve deploy-staging
+      kenning skill drafts approve deploy-staging --force
     """
+    from kenning.consolidate.drafts import DraftConflict
+
     kb = open_kenning(click.get_current_context(), project_dir=project_dir)
-    _done(kb.drafts.approve(name, kb.skills, force=force), as_json)
+    try:
+        result = kb.drafts.approve(name, kb.skills, force=force)
+    except DraftConflict as exc:  # the differences on stdout; the one-line error as for any conflict
+        if as_json:
+            output.print_json(exc.to_dict())
+        else:
+            click.echo(exc.diffs().rstrip("\n"))
+        raise Conflict(exc.summary) from None
+    _done(result, as_json)
 
 
 @drafts.command()

@@ -3,7 +3,11 @@
 A path given by a caller is refused when it is absolute, starts at a drive (``C:``) or home
 (``~``), contains ``..``, or resolves (through links) outside the skill. Writes go to a temporary
 file in the same folder, are fsynced and then renamed over the target, so a reader sees the old
-file or the new one, never half of one; a removed folder is first renamed away in one step.
+file or the new one, never half of one; a removed folder is first renamed away in one step (to
+``.<name>.deleted-<hex>``, removed once the change is recorded).
+
+A file's size is read (``stat``) before its bytes, and a file over the limit is refused without
+reading it: a 600 MB file dropped into a skill costs a ``stat``, not 600 MB of memory.
 """
 
 from __future__ import annotations
@@ -13,16 +17,19 @@ import re
 import secrets
 import shutil
 import stat
+import time
 from pathlib import Path
 
 from .. import fileio
 from ..errors import Conflict, Forbidden, InvalidInput
+from ..store.snapshot import ABANDONED_AFTER_S
 from .model import LINKED_DIRS, SKILL_FILE
 from .sources import inside
 
 MAX_FILE_BYTES = 1 << 20
 MAX_SNAPSHOT_FILES = 500
 MAX_SNAPSHOT_BYTES = 32 << 20
+TRASH_MARK = ".deleted-"  # .<name>.deleted-<hex>: a folder being removed
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -94,16 +101,104 @@ def remove_file(path: Path, skill_dir: Path) -> None:
     fileio.fsync_dir(folder)
 
 
-def remove_tree(folder: Path) -> None:
-    """Remove a whole skill folder: renamed away in one step first, so no reader sees half of it."""
-    trash = folder.with_name(f".{folder.name}.deleted-{secrets.token_hex(4)}")
+def move_aside(folder: Path) -> Path:
+    """Rename a whole skill folder away in one step, so no reader sees half of it; returns where it
+    went (``.<name>.deleted-<hex>`` beside it), to be removed with ``remove_trash`` once the change
+    is recorded. Its modification time is set to now: the age of a leftover counts from here."""
+    trash = folder.with_name(f".{folder.name}{TRASH_MARK}{secrets.token_hex(4)}")
     os.replace(folder, trash)
     fileio.fsync_dir(folder.parent)
+    try:
+        os.utime(trash)
+    except OSError:
+        pass  # only the age of a leftover depends on it
+    return trash
+
+
+def remove_trash(trash: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
+def remove_tree(folder: Path) -> None:
+    """Remove a whole skill folder at once (renamed away first)."""
+    remove_trash(move_aside(folder))
+
+
+def trash_origin(trash: Path) -> Path | None:
+    """The folder a ``move_aside`` leftover was, or None when ``trash`` is not one."""
+    name = trash.name
+    if not name.startswith(".") or TRASH_MARK not in name:
+        return None
+    base, _, tag = name[1:].rpartition(TRASH_MARK)
+    return trash.with_name(base) if base and len(tag) == 8 and all(c in "0123456789abcdef" for c in tag) else None
+
+
+def abandoned(path: Path, now: float | None = None) -> bool:
+    """Whether a temporary file or folder was left by a writer that never finished: older than
+    ``store.snapshot.ABANDONED_AFTER_S`` (the vector snapshot's rule; a younger one may belong to
+    a live writer, perhaps of another store sharing a project's skills)."""
+    try:
+        age = (time.time() if now is None else now) - path.lstat().st_mtime
+    except OSError:
+        return False
+    return age > ABANDONED_AFTER_S
+
+
+def is_temporary(name: str) -> bool:
+    """A file name ``fileio.atomic_write`` writes to before renaming: ``.<name>.<random>.tmp``."""
+    return name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3
+
+
+def remove_abandoned_temporaries(folder: Path, now: float | None = None) -> int:
+    """Remove the temporary files a killed writer left in ``folder`` (not below it); how many."""
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if is_temporary(entry.name) and entry.is_file(follow_symlinks=False) and abandoned(Path(entry.path), now):
+            try:
+                os.unlink(entry.path)
+                removed += 1
+            except OSError:
+                pass  # removed or replaced by another process meanwhile
+    return removed
+
+
+def file_size(path: Path, rel: str, limit: int, what: str = "file") -> int:
+    """The size of ``path`` from ``stat``; InvalidInput naming it, its size and ``limit`` when over."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {what} {rel!r}: {exc.strerror or exc}") from None
+    if size > limit:
+        raise InvalidInput(f"{what} {rel!r} is {size:,} bytes; the limit is {limit:,} ({_mib(limit)}), "
+                           "so it was not read")
+    return size
+
+
+def read_limited(path: Path, rel: str, limit: int, what: str = "file") -> bytes:
+    """The bytes of ``path``, its size checked first (``file_size``), and at most ``limit`` read even
+    if it grows meanwhile."""
+    file_size(path, rel, limit, what)
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {what} {rel!r}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InvalidInput(f"{what} {rel!r} grew past the limit of {limit:,} bytes ({_mib(limit)}) while being read")
+    return data
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 else f"{n / 1024:g} KiB"
+
+
 def snapshot(skill_dir: Path) -> dict[str, bytes]:
-    """Every visible regular file of a skill, by relative path (links and hidden names left out)."""
+    """Every visible regular file of a skill, by relative path (links and hidden names left out).
+    Sizes come from ``stat`` first: a folder over the limits is refused before a byte is read."""
     out: dict[str, bytes] = {}
     total = 0
     for dirpath, dirnames, filenames in os.walk(skill_dir):
@@ -111,15 +206,34 @@ def snapshot(skill_dir: Path) -> dict[str, bytes]:
                              if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            if name.startswith(".") or path.is_symlink() or not path.is_file():
+            try:
+                st = path.lstat()
+            except OSError:
+                continue  # gone meanwhile
+            if name.startswith(".") or not stat.S_ISREG(st.st_mode):
                 continue
-            data = path.read_bytes()
-            total += len(data)
-            out[path.relative_to(skill_dir).as_posix()] = data
-            if len(out) > MAX_SNAPSHOT_FILES or total > MAX_SNAPSHOT_BYTES:
-                raise Conflict(f"skill folder {skill_dir} holds more than {MAX_SNAPSHOT_FILES} files or "
-                               f"{MAX_SNAPSHOT_BYTES >> 20} MiB; too large to keep versions of, change it by hand")
+            rel = path.relative_to(skill_dir).as_posix()
+            total += st.st_size
+            if len(out) >= MAX_SNAPSHOT_FILES or total > MAX_SNAPSHOT_BYTES:
+                raise Conflict(_too_large(skill_dir, rel, st.st_size, len(out) >= MAX_SNAPSHOT_FILES))
+            with path.open("rb") as fh:
+                data = fh.read(st.st_size + MAX_SNAPSHOT_BYTES - total + 1)
+            if len(data) != st.st_size:  # written to while we read: count what is there now
+                total += len(data) - st.st_size
+                if total > MAX_SNAPSHOT_BYTES:
+                    raise Conflict(_too_large(skill_dir, rel, len(data), False))
+            out[rel] = data
     return out
+
+
+def _too_large(skill_dir: Path, rel: str, size: int, by_count: bool) -> str:
+    if by_count:
+        what = f"holds more than {MAX_SNAPSHOT_FILES} files"
+    else:
+        what = (f"would hold more than {MAX_SNAPSHOT_BYTES:,} bytes ({_mib(MAX_SNAPSHOT_BYTES)}) with {rel!r} "
+                f"({size:,} bytes)")
+    return (f"skill folder {skill_dir} {what}: too large to keep versions of, so nothing was read or changed; "
+            "move large files out of the skill, or change it by hand")
 
 
 def linked_files(skill_dir: Path) -> dict[str, list[str]]:

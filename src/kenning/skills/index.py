@@ -270,7 +270,11 @@ def load_skill(item: Found, stamp: Stamp) -> tuple[Skill | None, tuple[Diagnosti
     if size > READ_MAX_BYTES:
         return None, (note("skipped", f"SKILL.md is {size:,} bytes; more than {READ_MAX_BYTES:,} is not read"),)
     try:
-        text = (item.path / SKILL_FILE).read_bytes().decode("utf-8")
+        with (item.path / SKILL_FILE).open("rb") as fh:
+            data = fh.read(READ_MAX_BYTES + 1)  # at most the limit, even if it grew since the stat
+        if len(data) > READ_MAX_BYTES:
+            return None, (note("skipped", f"SKILL.md grew past {READ_MAX_BYTES:,} bytes while being read"),)
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None, (note("skipped", "SKILL.md is not UTF-8 text; save it as UTF-8"),)
     except OSError as exc:

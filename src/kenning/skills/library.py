@@ -9,7 +9,6 @@ in one place.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,10 +24,12 @@ from .catalog import Entry as CatalogEntry
 from .catalog import build as build_catalog
 from .catalog import check_budget
 from .catalog_cache import CatalogCache, cache_file, environment_fingerprint
+from .diff import state_diff
 from .duplicates import DuplicateFinder
 from .index import Loader, SkillIndex
 from .manage import Manager
 from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
+from .repair import Repairs
 from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
 from .usage import UsageEvent, UsageStats, check_outcome
@@ -77,8 +78,10 @@ class Skills:
         self.loader = Loader(self.sources)
         vectors = PassageVectors(store, embedder)
         self.finder = SkillSearch(vectors)
+        self.gate = gate or Gate(store, embedder, actor=actor)
         self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(vectors), actor, self._changed,
-                               gate or Gate(store, embedder, actor=actor))
+                               self.gate)
+        self.repairs = Repairs(store, self.sources, actor)
         self.catalog_cache = CatalogCache(cache_file(cache_dir or user_root.parent / "cache", self.sources))
 
     def _changed(self) -> None:
@@ -89,8 +92,12 @@ class Skills:
     # -- reading ------------------------------------------------------------------------------------
 
     def index(self) -> SkillIndex:
-        """Every skill as the files are now (see ``index.SkillIndex``)."""
-        return self.loader.load()
+        """Every skill as the files are now (see ``index.SkillIndex``). What a writer killed midway
+        left behind is settled first (see ``repair``): every skill listed has a recorded version."""
+        self.repairs.sweep_once()
+        index = self.loader.load()
+        self.repairs.record_unrecorded(index)
+        return index
 
     def get(self, name: str) -> Skill:
         """The skill ``name`` refers to: ``deploy``, ``devops/deploy``, ``project:deploy``, a folder path."""
@@ -146,14 +153,14 @@ class Skills:
         skill = self.get(name)
         rel = None
         if file_path in (None, "", SKILL_FILE):
-            content = _read_text(skill.skill_md)
+            content = _read_text(skill.skill_md, SKILL_FILE)
         else:
             rel = files.clean_rel_path(file_path)
             target = files.inside_skill(skill.path, rel)
             if not target.is_file():
                 listed = [f for group in files.linked_files(skill.path).values() for f in group]
                 raise NotFound(f"skill {skill.name!r} has no file {rel!r}; its files: {', '.join(listed) or 'none'}")
-            content = _read_text(target)
+            content = _read_text(target, rel)
         usage.record(self.store, skill.name, "view", actor=self.actor, detail=rel or "")
         lacking = missing(skill.requires)
         return {
@@ -313,13 +320,8 @@ class Skills:
         loc = self._locate(name)
         a_label, a = self._state(loc, old)
         b_label, b = self._state(loc, new)
-        chunks, changed = [], []
-        for path in sorted(set(a) | set(b)):
-            if a.get(path) == b.get(path):
-                continue
-            changed.append(path)
-            chunks.append(_file_diff(path, a.get(path), b.get(path), a_label, b_label))
-        return SkillDiff(loc.name, a_label, b_label, tuple(changed), "".join(chunks))
+        changed, text = state_diff(a, b, a_label, b_label)
+        return SkillDiff(loc.name, a_label, b_label, changed, text)
 
     def _state(self, loc: Location, ref: int | str) -> tuple[str, dict[str, bytes]]:
         if isinstance(ref, str) and ref.strip().lower() == CURRENT:
@@ -337,15 +339,24 @@ class Skills:
     # -- usage --------------------------------------------------------------------------------------
 
     def skill_feedback(self, name: str, outcome: str, note: str = "") -> dict[str, Any]:
-        """Record how a skill worked out: ``helped``, ``failed`` or ``not-relevant``, with a note."""
+        """Record how a skill worked out: ``helped``, ``failed`` or ``not-relevant``, with a note.
+        The note passes the write gate (the general policy, masked, never refused) before it is stored."""
         value = check_outcome(outcome)
         if not isinstance(note, str):
             raise InvalidInput(f"note must be text, got {type(note).__name__}")
         skill = self.get(name)
-        usage.record(self.store, skill.name, "feedback", actor=self.actor, outcome=value, detail=note.strip())
-        return {"success": True, "name": skill.name, "outcome": value, "note": note.strip(),
-                "message": f"recorded that skill {skill.name!r} {value.replace('-', ' ')}"
-                           if value != "not-relevant" else f"recorded that skill {skill.name!r} was not relevant"}
+        scrub = self.gate.scrub("skill feedback", mask_only=True)
+        text = scrub(note.strip(), "note")
+        with self.store.transaction():
+            usage.record(self.store, skill.name, "feedback", actor=self.actor, outcome=value, detail=text)
+            self.gate.audit(scrub, scope=skill.source, name=skill.name, field="note")
+        message = (f"recorded that skill {skill.name!r} {value.replace('-', ' ')}" if value != "not-relevant"
+                   else f"recorded that skill {skill.name!r} was not relevant")
+        if scrub.count:
+            message += (f"; masked {scrub.count} item(s) in the note before storing it "
+                        f"({', '.join(f'{n} {kind}' for kind, n in scrub.found)})")
+        return {"success": True, "name": skill.name, "outcome": value, "note": text, "message": message,
+                "masked": [{"kind": kind, "count": n} for kind, n in scrub.found]}
 
     def stats(self, name: str | None = None) -> list[UsageStats]:
         """Views and reported outcomes per skill, most used first."""
@@ -374,27 +385,9 @@ def _version_number(ref: object) -> int:
     return int(text)
 
 
-def _read_text(path: Path) -> str:
-    size = path.stat().st_size
-    if size > files.MAX_FILE_BYTES:
-        raise InvalidInput(f"{path.name} is {size:,} bytes; files over {files.MAX_FILE_BYTES:,} bytes are not shown")
-    data = path.read_bytes()
+def _read_text(path: Path, rel: str) -> str:
+    data = files.read_limited(path, rel, files.MAX_FILE_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return f"[binary file, {size:,} bytes: not shown]"
-
-
-def _file_diff(path: str, a: bytes | None, b: bytes | None, a_label: str, b_label: str) -> str:
-    try:
-        a_text = a.decode("utf-8") if a is not None else ""
-        b_text = b.decode("utf-8") if b is not None else ""
-    except UnicodeDecodeError:
-        return f"Binary file {path} differs ({a_label} -> {b_label})\n"
-    lines = list(difflib.unified_diff(
-        a_text.splitlines(keepends=True), b_text.splitlines(keepends=True),
-        fromfile=f"a/{path} ({a_label})" if a is not None else "/dev/null",
-        tofile=f"b/{path} ({b_label})" if b is not None else "/dev/null",
-    ))
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-
+        return f"[binary file, {len(data):,} bytes: not shown]"

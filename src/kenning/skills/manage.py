@@ -4,17 +4,22 @@ Every change runs inside one store transaction, which also serialises kenning wr
 processes: the folder is read, the new state computed and strictly validated, the state found on
 disk recorded first when history does not have it yet (a hand edit), the files written atomically,
 the result read back and checked (and the old files put back if it does not hold), then the new
-version and an audit row are stored. A failure anywhere leaves the old files and the database as
-they were. Built-in and extra sources are read-only; a skill folder that is a link, a source root,
-or anything outside the writable roots is never deleted.
+version and an audit row are stored and the transaction commits. A failure anywhere leaves the old
+files and the database as they were. A writer killed between its files and its commit leaves files
+with no record; ``repair`` finds and records them on the next load. A deleted folder is renamed
+away first and removed only after the commit. Built-in and extra sources are read-only; a skill
+folder that is a link, a source root, or anything outside the writable roots is never deleted.
 
-Text written through these operations (SKILL.md, a patch's new text, UTF-8 linked files) passes the
-write gate for secrets only (``Gate.scrub(secrets_only=True)``): keys and passwords are masked,
-example addresses and phone numbers in instructions are left alone.
+Text written through these operations (SKILL.md, a patch's new text, UTF-8 linked files, the
+reason) passes the write gate for secrets only (``Gate.scrub(secrets_only=True)``): keys and
+passwords are masked, example addresses and phone numbers in instructions are left alone. Every
+answer lists what was masked, by file and line (``masking``), and its message says so.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,13 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
-from ..gate import Gate, Scrub
+from ..gate import Gate
 from ..store import Store
 from ..timeutil import to_epoch, utcnow
 from . import files, versions
 from .duplicates import DuplicateFinder, Similar
-from .frontmatter import check_category, check_name, parse_front_matter, validate_skill_md
+from .frontmatter import READ_MAX_BYTES, check_category, check_name, parse_front_matter, validate_skill_md
 from .index import Loader, SkillIndex
+from .masking import Masked, Masker, sentence
 from .model import SKILL_FILE, Skill
 from .patch import apply_patch
 from .sources import Source, inside
@@ -49,10 +55,13 @@ class Change:
     message: str
     similar: tuple[Similar, ...] = ()
     replaced: int | None = None
+    masked: tuple[Masked, ...] = ()  # what the gate masked, by file and line
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"success": True, "action": self.action, "name": self.name, "source": self.source,
-                               "path": str(self.path), "version": self.version, "message": self.message}
+                               "path": str(self.path), "version": self.version,
+                               "message": self.message + sentence(self.masked),
+                               "masked": [m.to_dict() for m in self.masked]}
         if self.replaced is not None:
             out["replaced"] = self.replaced
         if self.similar:
@@ -62,10 +71,13 @@ class Change:
 
 @dataclass
 class _Pending:
-    """A change in progress: the files before it, and the number its version gets."""
+    """A change in progress: the files before it, the number its version gets, what was masked, and
+    how to undo the change on disk when that is better than writing ``before`` back."""
 
+    masker: Masker
     before: dict[str, bytes] = field(default_factory=dict)
     number: int = 0
+    restore: Callable[[], None] | None = None
 
 
 def _version_field(files_now: dict[str, bytes]) -> str | None:
@@ -97,11 +109,8 @@ class Manager:
         self.on_change = on_change
         self.gate = gate
 
-    def _scrub(self) -> Scrub:
-        return self.gate.scrub("skill", secrets_only=True)
-
-    def _audit(self, scrub: Scrub, loc: Location, file: str) -> None:
-        self.gate.audit(scrub, scope=loc.source, name=loc.name, file=file)
+    def _masker(self) -> Masker:
+        return Masker(self.gate.scrub("skill", secrets_only=True))
 
     # -- where writes may go ----------------------------------------------------------------------
 
@@ -128,13 +137,14 @@ class Manager:
     # -- the transaction every change runs in ---------------------------------------------------------
 
     @contextmanager
-    def _changing(self, loc: Location, action: str, reason: str) -> Iterator[_Pending]:
+    def _changing(self, loc: Location, action: str, reason: str, masker: Masker) -> Iterator[_Pending]:
         """Yields the skill's files as they are now; the body writes the new state to disk. Records the
-        old state if history lacks it, checks and records the new one, and restores the old files if
+        old state if history lacks it, checks and records the new one (version and audit rows in the
+        transaction that commits after the files are in place), and restores the old files if
         anything fails."""
         with self.store.transaction():
             existed = loc.path.is_dir()
-            pending = _Pending(files.snapshot(loc.path) if existed else {})
+            pending = _Pending(masker, files.snapshot(loc.path) if existed else {})
             before = pending.before
             if before and versions.latest_checksum(self.store, loc) != versions.checksum(before):
                 versions.record(self.store, loc, before, action="observed", actor=self.actor,
@@ -143,9 +153,9 @@ class Manager:
                 yield pending
                 after = files.snapshot(loc.path) if loc.path.is_dir() else {}
                 self._check_written(loc, before, after)
-                pending.number = self._record(loc, action, reason, before, after)
+                pending.number = self._record(loc, action, reason, before, after, masker)
             except BaseException:
-                self._put_back(loc.path, before, existed)
+                self._put_back(loc.path, before, existed, pending.restore)
                 raise
         self.loader.invalidate()
         self.on_change()
@@ -162,10 +172,9 @@ class Manager:
             validate_skill_md(after[SKILL_FILE].decode("utf-8", errors="replace"), loc.path.name)
 
     def _record(self, loc: Location, action: str, reason: str, before: dict[str, bytes],
-                after: dict[str, bytes]) -> int:
-        scrub = self._scrub()
-        reason = scrub(reason, "reason")
-        self._audit(scrub, loc, "reason")
+                after: dict[str, bytes], masker: Masker) -> int:
+        reason = masker.text(reason, None)
+        masker.audit(self.gate, loc.source, loc.name)
         number = versions.record(self.store, loc, after, action=action, actor=self.actor, reason=reason,
                                  version_field=_version_field(after), deleted=not after)
 
@@ -183,10 +192,14 @@ class Manager:
         return number
 
     @staticmethod
-    def _put_back(folder: Path, before: dict[str, bytes], existed: bool) -> None:
+    def _put_back(folder: Path, before: dict[str, bytes], existed: bool,
+                  restore: Callable[[], None] | None = None) -> None:
         """Restore a folder to ``before`` after a failed change (best effort: the error that got us
         here is the one to report)."""
         try:
+            if restore is not None:
+                restore()
+                return
             if not existed:
                 if folder.is_dir():
                     files.remove_tree(folder)
@@ -201,12 +214,12 @@ class Manager:
                target: object = "user", force: bool = False, reason: str = "") -> Change:
         name = check_name(name)
         cat = check_category(category)
-        scrub = self._scrub()
-        text = scrub(_text(content, "content"), SKILL_FILE)
+        masker = self._masker()
+        text = masker.text(_text(content, "content"), SKILL_FILE)
         front = validate_skill_md(text, name)
         source = self.target_root(target)
         folder = source.root.joinpath(*(cat.split("/") if cat else ()), name)
-        if folder.exists() or folder.is_symlink():
+        if folder.is_symlink() or folder.exists() and not _left_empty(folder):
             raise Conflict(f"skill folder {folder} already exists; change it with edit or patch")
         same_root = [s for s in index.skills if s.root == source.root and s.name == name]
         if same_root:
@@ -220,24 +233,23 @@ class Manager:
             raise Conflict(f"skill {name!r} looks like a near-duplicate of {listed}; improve the existing skill "
                            "with patch or edit instead, or pass force to create it anyway")
         loc = Location(source.name, source.root, folder.relative_to(source.root).as_posix(), name)
-        with self._changing(loc, "create", reason) as pending:
-            if pending.before or folder.exists():  # made by someone else since we looked
+        with self._changing(loc, "create", reason, masker) as pending:
+            if pending.before or folder.exists() and not _left_empty(folder):  # made by someone else since
                 raise Conflict(f"skill folder {folder} already exists; change it with edit or patch")
             files.atomic_write(folder / SKILL_FILE, text.encode("utf-8"))
-            self._audit(scrub, loc, SKILL_FILE)
         message = f"created skill {name!r} in the {source.name} source"
         if similar:
             message += f" (forced past {len(similar)} near-duplicate(s))"
-        return Change("create", name, source.name, folder, pending.number, message, tuple(similar))
+        return Change("create", name, source.name, folder, pending.number, message, tuple(similar),
+                      masked=tuple(masker.found))
 
     def edit(self, skill: Skill, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "edit")
-        scrub = self._scrub()
-        text = scrub(_text(content, "content"), SKILL_FILE)
+        masker = self._masker()
+        text = masker.text(_text(content, "content"), SKILL_FILE)
         validate_skill_md(text, skill.path.name)
-        with self._changing(self._loc(skill), "edit", reason) as pending:
+        with self._changing(self._loc(skill), "edit", reason, masker) as pending:
             files.atomic_write(skill.skill_md, text.encode("utf-8"))
-            self._audit(scrub, self._loc(skill), SKILL_FILE)
         return self._done("edit", skill, pending, "replaced SKILL.md")
 
     def patch(self, skill: Skill, old: object, new: object, *, replace_all: bool = False,
@@ -245,7 +257,10 @@ class Manager:
         self._writable(skill, "patch")
         rel, target = (SKILL_FILE, skill.skill_md) if file_path in (None, "", SKILL_FILE) else \
             files.linked_file(skill.path, file_path)
-        with self._changing(self._loc(skill), "patch", reason) as pending:
+        if target.is_file():  # its size before its bytes (a missing file is reported below)
+            files.file_size(target, rel, READ_MAX_BYTES if rel == SKILL_FILE else files.MAX_FILE_BYTES)
+        masker = self._masker()
+        with self._changing(self._loc(skill), "patch", reason, masker) as pending:
             before = pending.before
             if rel not in before:
                 raise NotFound(f"skill {skill.name!r} has no file {rel!r}")
@@ -253,9 +268,11 @@ class Manager:
                 current = before[rel].decode("utf-8")
             except UnicodeDecodeError:
                 raise InvalidInput(f"file {rel!r} is not UTF-8 text; replace it with write_file") from None
-            scrub = self._scrub()
-            new = scrub(new, rel) if isinstance(new, str) else new  # only the text being written is masked
-            patched = apply_patch(current, old, new, replace_all=replace_all, what=rel)
+            masked = masker.scrub(new, rel) if isinstance(new, str) else new  # only the text being written
+            patched = apply_patch(current, old, masked, replace_all=replace_all, what=rel)
+            if isinstance(new, str) and masked != new:  # the same passages with the caller's words: where
+                given = apply_patch(current, old, new, replace_all=replace_all, what=rel)  # the masks landed
+                masker.placed(given.text, patched.text, rel)
             if rel == SKILL_FILE:
                 try:
                     validate_skill_md(patched.text, skill.path.name)
@@ -265,7 +282,6 @@ class Manager:
             data = patched.text.encode("utf-8")
             self._check_size(rel, data)
             files.atomic_write(target, data)
-            self._audit(scrub, self._loc(skill), rel)
         how = "" if patched.exact else ", matched ignoring whitespace"
         count = "1 passage" if patched.count == 1 else f"{patched.count} passages"
         return self._done("patch", skill, pending, f"replaced {count} of {rel}{how}", patched.count)
@@ -273,14 +289,13 @@ class Manager:
     def write_file(self, skill: Skill, file_path: object, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "change")
         rel, target = files.linked_file(skill.path, file_path)
-        scrub = self._scrub()
-        data = _masked_bytes(content, scrub, rel)
+        masker = self._masker()
+        data = _masked_bytes(content, masker, rel)
         self._check_size(rel, data)
         if target.is_dir():
             raise Conflict(f"{rel!r} is a folder in skill {skill.name!r}; give a file path")
-        with self._changing(self._loc(skill), "write_file", reason) as pending:
+        with self._changing(self._loc(skill), "write_file", reason, masker) as pending:
             files.atomic_write(target, data)
-            self._audit(scrub, self._loc(skill), rel)
         return self._done("write_file", skill, pending, f"wrote {rel} ({len(data):,} bytes)")
 
     def remove_file(self, skill: Skill, file_path: object, *, reason: str = "") -> Change:
@@ -288,7 +303,7 @@ class Manager:
         rel, target = files.linked_file(skill.path, file_path)
         if not target.is_file():
             raise NotFound(f"skill {skill.name!r} has no file {rel!r}")
-        with self._changing(self._loc(skill), "remove_file", reason) as pending:
+        with self._changing(self._loc(skill), "remove_file", reason, self._masker()) as pending:
             files.remove_file(target, skill.path)
         return self._done("remove_file", skill, pending, f"removed {rel}")
 
@@ -304,8 +319,10 @@ class Manager:
             raise Forbidden(f"{folder} is a skills source root, not a skill; refused")
         if not any(inside(real, s.root.resolve()) for s in self.sources if s.writable):
             raise Forbidden(f"skill folder {folder} is outside every writable skills root; refused")
-        with self._changing(self._loc(skill), "delete", reason) as pending:
-            files.remove_tree(folder)
+        with self._changing(self._loc(skill), "delete", reason, self._masker()) as pending:
+            trash = files.move_aside(folder)
+            pending.restore = functools.partial(os.replace, trash, folder)  # on failure, hidden files too
+        files.remove_trash(trash)  # only once the deletion is recorded: until then it can be undone
         return self._done("delete", skill, pending,
                           f"deleted skill {skill.name!r}; `kenning skill rollback` can bring it back")
 
@@ -324,10 +341,12 @@ class Manager:
                                f"({exc}); restore it by hand or edit the skill") from None
         if loc.path.is_symlink():
             raise Forbidden(f"skill folder {loc.path} is a symbolic link; kenning does not write through links")
-        with self._changing(loc, "rollback", reason or f"rollback to version {number}") as pending:
+        masker = self._masker()
+        with self._changing(loc, "rollback", reason or f"rollback to version {number}", masker) as pending:
             _write_state(loc.path, state)
         return Change("rollback", loc.name, loc.source, loc.path, pending.number,
-                      f"restored version {number} of skill {loc.name!r} as version {pending.number}")
+                      f"restored version {number} of skill {loc.name!r} as version {pending.number}",
+                      masked=tuple(masker.found))
 
     # -- helpers --------------------------------------------------------------------------------------
 
@@ -338,7 +357,8 @@ class Manager:
     @staticmethod
     def _done(action: str, skill: Skill, pending: _Pending, message: str, replaced: int | None = None) -> Change:
         return Change(action, skill.name, skill.source, skill.path, pending.number,
-                      f"{message} (skill {skill.name!r}, version {pending.number})", replaced=replaced)
+                      f"{message} (skill {skill.name!r}, version {pending.number})", replaced=replaced,
+                      masked=tuple(pending.masker.found))
 
     @staticmethod
     def _check_size(rel: str, data: bytes) -> None:
@@ -349,7 +369,19 @@ class Manager:
                                f"{files.MAX_FILE_BYTES:,} (1 MiB) a file")
 
 
-def _masked_bytes(content: object, scrub: Scrub, rel: str) -> bytes:
+def _left_empty(folder: Path) -> bool:
+    """Whether ``folder`` is a directory with no visible file in it: what a create killed before its
+    SKILL.md was in place leaves (perhaps with its temporary file), which a new create may use."""
+    if not folder.is_dir() or folder.is_symlink():
+        return False
+    for _dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        if any(not f.startswith(".") for f in filenames):
+            return False
+    return True
+
+
+def _masked_bytes(content: object, masker: Masker, rel: str) -> bytes:
     """The bytes of a linked file to write, secrets masked when it is UTF-8 text (binary assets are
     written as given)."""
     if isinstance(content, bytes | bytearray):
@@ -362,7 +394,7 @@ def _masked_bytes(content: object, scrub: Scrub, rel: str) -> bytes:
         text = content
     else:
         raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
-    return scrub(text, rel).encode("utf-8")
+    return masker.text(text, rel).encode("utf-8")
 
 
 def _write_state(folder: Path, state: dict[str, bytes]) -> None:

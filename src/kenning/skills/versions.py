@@ -51,6 +51,30 @@ def latest_checksum(store: Store, loc: Location) -> str | None:
     return None if row is None or row[1] else str(row[0])
 
 
+def recorded_locations(store: Store) -> set[tuple[str, str]]:
+    """Every (root, rel_path) that has a history."""
+    with store.transaction() as conn:
+        rows = conn.execute("SELECT root, rel_path FROM skill_versions GROUP BY root, rel_path").fetchall()
+    return {(str(r[0]), str(r[1])) for r in rows}
+
+
+def recorded_files(store: Store, loc: Location) -> set[tuple[str, str]]:
+    """Every (path, SHA-256) any recorded state of the skill at ``loc`` had."""
+    with store.transaction() as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT f.path, f.sha256 FROM skill_version_files f JOIN skill_versions v ON v.id = f.version_id "
+            "WHERE v.root = ? AND v.rel_path = ?", (str(loc.root), loc.rel_path)).fetchall()
+    return {(str(r[0]), str(r[1])) for r in rows}
+
+
+def latest_deleted(store: Store, loc: Location) -> bool:
+    """Whether the last recorded state of the skill at ``loc`` is its deletion."""
+    with store.transaction() as conn:
+        row = conn.execute("SELECT deleted FROM skill_versions WHERE root = ? AND rel_path = ? "
+                           "ORDER BY number DESC LIMIT 1", (str(loc.root), loc.rel_path)).fetchone()
+    return bool(row and row[0])
+
+
 def record(
     store: Store,
     loc: Location,
