@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .consolidate import Drafts, Report, Session
     from .context import Context
     from .llm import LLM
+    from .purge import Purge
     from .tiers.hot import HotMemory
     from .tiers.maintain import Maintenance
     from .tiers.notes import Notes
@@ -348,6 +349,15 @@ class Kenning:
 
     def delete(self, item_id: str, reason: str = "", *, scope: str | None = None) -> Item:
         return self.facts.delete(item_id, reason, scope=scope)
+
+    def purge(self, item_id: str | None = None, *, scope: str | None = None, match: str | None = None,
+              dry_run: bool = False) -> Purge:
+        """Remove an item (with its supersede chain), a whole scope, or every piece of a text, from
+        everywhere kenning keeps it: rows, index, vectors, audit text, hot files, notes, transcripts
+        (``kenning.purge``). ``dry_run``: only count what would go."""
+        from .purge import purge
+
+        return purge(self, item_id, scope=scope, match=match, dry_run=dry_run)
 
     # -- bookkeeping -----------------------------------------------------------------------------
 

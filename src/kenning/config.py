@@ -161,6 +161,8 @@ class Settings:
             "session transcripts": str(self.home / "sessions"),
             "skill drafts": str(self.home / "drafts"),
             "cache": str(self.cache_dir),
+            # the same files of every other scope: scopes/user+alice/MEMORY.md, …/daily, …/sessions
+            "other scopes' files": str(self.home / "scopes"),
         }
 
 

@@ -387,11 +387,11 @@ class Facts:
         with self.store.transaction():
             self.store.delete_item(row["rowid"])
             if isinstance(item, Fact):
-                self._relink(item, reason)
+                self.relink(item, reason)
             audit.record(self.store, "delete", before=item, actor=self.actor, reason=reason)
         return item
 
-    def _relink(self, gone: Fact, reason: str) -> None:
+    def relink(self, gone: Fact, reason: str) -> None:
         """Close the gap a deleted fact leaves in its supersede chain."""
         prev = self.store.get(gone.supersedes) if gone.supersedes else None
         succ = self.store.get(gone.superseded_by) if gone.superseded_by else None

@@ -102,3 +102,22 @@ class PassageVectors:
                 [(name, sha, np.ascontiguousarray(vec, dtype=np.float32).tobytes(), now)
                  for (name, sha), vec in fresh.items()],
             )
+
+    def forget(self, texts: Sequence[str]) -> int:
+        """Remove the vectors of ``texts`` (of every embedder), in the store and in memory: a purge
+        leaves not even an embedding of what it removed. Returns how many rows were deleted."""
+        shas = list(dict.fromkeys(_sha(t) for t in texts))
+        gone = set(shas)
+        with _lock:
+            for key in [k for k in _memory if k[1] in gone]:
+                del _memory[key]
+        self._in_store = {k for k in self._in_store if k[1] not in gone}
+        if self.store is None or not shas:
+            return 0
+        deleted = 0
+        with self.store.transaction() as conn:
+            for start in range(0, len(shas), 500):
+                chunk = shas[start : start + 500]
+                deleted += conn.execute(f"DELETE FROM passage_vectors WHERE sha256 IN ({', '.join('?' * len(chunk))})",
+                                        chunk).rowcount
+        return deleted

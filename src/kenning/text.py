@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .errors import InvalidInput
@@ -60,6 +61,12 @@ def clean_content(text: object, what: str = "content", limit: int = MAX_CONTENT_
             "Store a summary and keep the full text in a file or a skill reference"
         )
     return stripped
+
+
+def holds(text: str, needles: Sequence[str]) -> bool:
+    """Whether ``text`` contains one of ``needles``, in any case and spacing (what a purge removes)."""
+    folded = " ".join(text.casefold().split())
+    return any(" ".join(n.casefold().split()) in folded for n in needles if n.strip())
 
 
 def has_cjk(text: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,10 @@ from . import output
 from .state import home_of, json_option, open_kenning, pass_kenning
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from kenning.api import Kenning
+    from kenning.purge import Purge
 
 
 @click.command()
@@ -107,4 +111,47 @@ def reindex(ctx: click.Context, as_json: bool) -> None:
     output.show(f"Re-embedded {done} item{'' if done == 1 else 's'} with {kb.embedder.name}.")
 
 
-COMMANDS = (audit, stats, path, reindex)
+@click.command()
+@click.argument("item_id", metavar="[ID]", required=False)
+@click.option("--scope", help="Purge this whole scope (alone), or only within it (with --match).")
+@click.option("--match", "match", metavar="TEXT", help="Purge every item, entry, note and message holding TEXT.")
+@click.option("--dry-run", is_flag=True, help="Count what would be removed; remove nothing.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@json_option
+@pass_kenning
+def purge(kb: Kenning, item_id: str | None, scope: str | None, match: str | None, dry_run: bool, yes: bool,
+          as_json: bool) -> None:
+    """Remove an item, a scope or a text from everywhere, for good.
+
+    Unlike `forget`, nothing of it stays in the audit log: the rows, the full-text index, the
+    vectors, the audit entries' text, hot memory, notes and archived transcripts are cleaned, and
+    the database file is rebuilt so the bytes leave the disk. Audited as a purge, without the text.
+
+    \b
+    Example:
+      kenning purge f_1a2b3c4d5e6f
+      kenning purge --scope user:alice --dry-run
+      kenning purge --match "vault code 4711" --yes
+    """
+    plan = kb.purge(item_id, scope=scope, match=match, dry_run=True)
+    if not dry_run and not yes:
+        if as_json or not sys.stdin.isatty():
+            raise click.UsageError("purge removes text for good: pass --yes to confirm (or --dry-run to look first)")
+        output.show(_purge_table(plan, "Would purge"))
+        click.confirm("Purge this for good?", abort=True)
+    result = plan if dry_run else kb.purge(item_id, scope=scope, match=match)
+    if as_json:
+        output.print_json(result.to_dict())
+        return
+    output.show(_purge_table(result, "Would purge" if dry_run else "Purged"))
+
+
+def _purge_table(done: Purge, title: str) -> Table:
+    rows = [("items", len(done.items)), ("audit entries blanked", done.audit_entries),
+            ("hot memory entries", done.hot_entries), ("note paragraphs", done.note_paragraphs),
+            ("transcript messages", done.transcript_messages), ("skill feedback notes", done.feedback_notes),
+            ("files and folders", ", ".join(done.removed_paths) or "-")]
+    return output.table(title, ("what", "how many"), rows)
+
+
+COMMANDS = (audit, stats, path, reindex, purge)

@@ -16,9 +16,13 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from pathlib import Path
 
 from .. import fileio
+from ..checks import scope_folder
+from ..text import holds
 from ..errors import InvalidInput
 from ..models import DEFAULT_SCOPE
 from ..timeutil import utcnow
@@ -96,13 +100,43 @@ class Session:
             self.on_report(report)
 
     def _archive(self, batch: list[Message]) -> None:
-        """Append the messages, masked, to ``sessions/<id>.jsonl``: the transcript is never lost."""
+        """Append the messages, masked, to ``sessions/<id>.jsonl`` in the scope's folder: the
+        transcript is never lost, and it stays in its scope."""
         kb = self.consolidator.kb
-        path = kb.settings.home / "sessions" / f"{self.id}.jsonl"
+        rel = transcript_dir(self.scope) + f"/{self.id}.jsonl"
+        path = kb.settings.home / rel
         scrub = kb.gate.scrub("session", mask_only=True)  # "refuse" must not lose what was said: mask it
         masked = [{**m.to_dict(), "content": scrub(m.content, "content")} for m in batch]
         lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in masked).encode("utf-8")
         with fileio.locked(path):
             old = path.read_bytes() if path.exists() else b""
             fileio.atomic_write(path, old + lines)
-        kb.gate.audit(scrub, scope=self.scope, path=f"sessions/{self.id}.jsonl", messages=len(batch))
+        kb.gate.audit(scrub, scope=self.scope, path=rel, messages=len(batch))
+
+
+def transcript_dir(scope: str) -> str:
+    """Where a scope's archived transcripts are, relative to the data directory."""
+    return "/".join(p for p in (scope_folder(scope), "sessions") if p)
+
+
+def purge_transcripts(home: Path, scope: str, needles: Sequence[str], *, dry_run: bool = False) -> int:
+    """Remove the messages holding one of ``needles`` (any case) from a scope's archived transcripts,
+    for ``kenning purge``; how many (with ``dry_run``, would be) removed."""
+    removed = 0
+    folder = home / transcript_dir(scope)
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        with nullcontext() if dry_run else fileio.locked(path):
+            lines = path.read_bytes().decode("utf-8", errors="replace").splitlines(keepends=True)
+            kept = [line for line in lines if not holds(_message_text(line), needles)]
+            removed += len(lines) - len(kept)
+            if not dry_run and len(kept) < len(lines):
+                fileio.atomic_write(path, "".join(kept).encode("utf-8"))
+    return removed
+
+
+def _message_text(line: str) -> str:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line  # a damaged line is judged by its raw text
+    return str(message.get("content", "")) if isinstance(message, dict) else line

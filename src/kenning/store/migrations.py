@@ -193,6 +193,22 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ) WITHOUT ROWID;
         """,
     ),
+    (
+        6,
+        "the audit log may be blanked by a purge, and by nothing else",
+        """
+        -- `kenning purge` (the right to be forgotten) replaces an entry's before/after by the hash of
+        -- what they held and empties its reason; every other change of the log is still refused
+        DROP TRIGGER audit_no_update;
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+            WHEN NOT (NEW.seq = OLD.seq AND NEW.at = OLD.at AND NEW.action = OLD.action
+                      AND NEW.item_id IS OLD.item_id AND NEW.kind IS OLD.kind AND NEW.scope IS OLD.scope
+                      AND NEW.actor = OLD.actor AND NEW.reason = ''
+                      AND (NEW.before IS NULL OR NEW.before LIKE '{"purged": "sha256:%')
+                      AND (NEW.after IS NULL OR NEW.after LIKE '{"purged": "sha256:%'))
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only (only kenning purge may blank an entry)'); END;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

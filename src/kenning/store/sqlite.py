@@ -14,6 +14,7 @@ for the full-text index itself, after masking, so the index never holds what the
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import sqlite3
 import threading
@@ -422,6 +423,66 @@ class SQLiteStore:
             )
             names = [d[0] for d in cur.description]
             return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    # -- purge ---------------------------------------------------------------------------------------
+
+    def audit_to_blank(self, item_ids: Sequence[str], needles: Sequence[str],
+                       scope: str | None) -> list[dict[str, Any]]:
+        """The audit rows a purge blanks: about one of ``item_ids``, of ``scope`` (when given), or
+        holding one of ``needles`` in their reason, before or after (ASCII letters in any case);
+        rows already blanked are left out."""
+        found: dict[int, dict[str, Any]] = {}
+        conditions: list[tuple[str, list[Any]]] = []
+        for start in range(0, len(item_ids), 500):
+            chunk = list(item_ids[start:start + 500])
+            conditions.append((f"item_id IN ({', '.join('?' * len(chunk))})", chunk))
+        if scope is not None:
+            conditions.append(("scope = ?", [scope]))
+        for needle in needles:
+            for form in dict.fromkeys((needle, json.dumps(needle, ensure_ascii=False)[1:-1])):
+                conditions.append(("instr(lower(reason), lower(?)) OR instr(lower(coalesce(before, '')), lower(?)) "
+                                   "OR instr(lower(coalesce(after, '')), lower(?))", [form] * 3))
+        with self._lock:
+            for where, params in conditions:
+                cur = self._conn.execute(f"SELECT seq, reason, before, after FROM audit WHERE ({where}) "
+                                         "AND NOT (reason = '' AND coalesce(before, after, '') LIKE '{\"purged\": %')",
+                                         params)
+                for seq, reason, before, after in cur.fetchall():
+                    found[int(seq)] = {"seq": int(seq), "reason": reason, "before": before, "after": after}
+        return [found[seq] for seq in sorted(found)]
+
+    def blank_audit(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Replace each row's before / after by the SHA-256 of what they held and empty its reason
+        (the one change of the log that migration 6 allows)."""
+        def blank(value: str | None) -> str | None:
+            if value is None:
+                return None
+            return json.dumps({"purged": "sha256:" + hashlib.sha256(value.encode("utf-8")).hexdigest()})
+
+        with self.transaction() as conn:
+            conn.executemany("UPDATE audit SET reason = '', before = ?, after = ? WHERE seq = ?",
+                             [(blank(r["before"]), blank(r["after"]), r["seq"]) for r in rows])
+
+    def blank_usage_notes(self, needles: Sequence[str], *, dry_run: bool = False) -> int:
+        """Empty the feedback notes of skill usage that hold one of ``needles``; how many (with
+        ``dry_run``, would be)."""
+        where = " OR ".join(["instr(lower(detail), lower(?))"] * len(needles))
+        if not where:
+            return 0
+        if dry_run:
+            with self._lock:
+                return int(self._conn.execute(f"SELECT count(*) FROM skill_usage WHERE {where}",
+                                              list(needles)).fetchone()[0])
+        with self.transaction() as conn:
+            return int(conn.execute(f"UPDATE skill_usage SET detail = '' WHERE {where}", list(needles)).rowcount)
+
+    def vacuum(self) -> None:
+        """Make deleted text leave the file: merge the full-text index (dropping deleted entries),
+        rebuild the database file, and empty the write-ahead log."""
+        self.optimize_index()
+        with self._lock:
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- statistics ------------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -61,7 +61,7 @@ from ..memory import _EMPHASIS, Facts
 from ..models import DEFAULT_SCOPE, Fact
 from ..passages import PassageVectors
 from ..records import item_from_row
-from ..text import clean_content, content_key
+from ..text import clean_content, content_key, holds
 from ..timeutil import utcnow
 from ..tokens import count_tokens
 from . import hotfile
@@ -326,18 +326,39 @@ class HotMemory:
 
     # -- internals ----------------------------------------------------------------------------------
 
+    def purge(self, item_ids: set[str], needles: Sequence[str], *, dry_run: bool = False) -> list[Entry]:
+        """Remove every entry linked to one of ``item_ids`` or holding one of ``needles`` (any case),
+        and every backup holding one, for ``kenning purge``; returns the entries. Nothing is picked
+        up first: reconciling would store a removed line again as a new fact."""
+        with self._session(write=not dry_run, reconcile=False) as state:
+            gone = [e for e in state.entries if e.item_id in item_ids or holds(e.text, needles)]
+            if dry_run or not gone:
+                return gone
+            kept = [e for e in state.entries if all(e is not g for g in gone)]
+            for file in FILES:
+                if _in(kept, file) != state.of(file):
+                    self._write(state, kept, file, action="hot_purge", reason="", force=True, backup=False)
+            for file in FILES:
+                backup = self.home / (file + ".bak")
+                data = fileio.read_or_none(backup)
+                if data is not None and holds(data.decode("utf-8", errors="replace"),
+                                              [*needles, *(e.text for e in gone)]):
+                    backup.unlink()
+        return gone
+
     @contextmanager
-    def _session(self, *, write: bool = True) -> Iterator[_State]:
+    def _session(self, *, write: bool = True, reconcile: bool = True) -> Iterator[_State]:
         """Both files locked, read, and reconciled with the store (``write=False``: in memory only,
         for dry runs: nothing in the files or the store changes)."""
         with ExitStack() as stack:
-            if not write and not self.home.is_dir():  # a scope with no files yet: a read creates none
+            if not write and not any((self.home / name).exists() for name in FILES):  # a read creates nothing
                 yield _State(self.home)
                 return
             for name in FILES:
                 stack.enter_context(fileio.locked(self.home / name))
             state = _State(self.home)
-            self._reconcile(state, write)
+            if reconcile:
+                self._reconcile(state, write)
             yield state
 
     def _reconcile(self, state: _State, write: bool = True) -> None:
@@ -520,8 +541,10 @@ class HotMemory:
                 self.facts.unpin(fact.id, reason="demoted from hot memory to the warm tier")
 
     def _write(self, state: _State, entries: list[Entry], file: str, *, action: str, reason: str,
-               before: str | None = None, after: str | None = None, force: bool = False) -> None:
-        """Replace ``file`` with ``entries`` if it still holds what ``state`` read; keep a backup."""
+               before: str | None = None, after: str | None = None, force: bool = False,
+               backup: bool = True) -> None:
+        """Replace ``file`` with ``entries`` if it still holds what ``state`` read; keep a backup
+        (unless ``backup`` is False: a purge must not copy what it removes)."""
         path = self.home / file
         old = state.of(file)
         new = _in(entries, file)
@@ -533,7 +556,7 @@ class HotMemory:
             raise Conflict(f"{file} changed while kenning was writing it (an editor saved it?); nothing was "
                            "written: run the command again to merge the edit")
         text = hotfile.render(file, new).encode("utf-8")
-        if current is not None and current != text:
+        if backup and current is not None and current != text:
             fileio.atomic_write(path.with_name(file + ".bak"), self._masked_backup(current))
         fileio.atomic_write(path, text)
         state.raw[file] = text

@@ -17,9 +17,11 @@ import datetime as dt
 import gzip
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidInput, StoreError
+from ..text import holds
 
 DAILY_DIR = "daily"
 ARCHIVE_DIR = "archive/daily"
@@ -173,6 +175,36 @@ def paragraph_bytes(existing: bytes, text: str) -> bytes:
 def _joined(existing: bytes, nl: bytes) -> bytes:
     """``existing`` ending in exactly one blank line, ready for what comes next."""
     return existing.rstrip(b"\r\n") + nl + nl
+
+
+def without_paragraphs(text: str, needles: Sequence[str]) -> str:
+    """``text`` without the paragraphs that hold one of ``needles`` (any case); an entry's
+    ``## HH:MM`` heading goes with the last paragraph under it. For ``kenning purge``."""
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        body = "\n".join(line for line in block if not _HEADING.fullmatch(line)).strip()
+        if body and holds(body, needles):
+            out.extend(line for line in block if _HEADING.fullmatch(line))
+        else:
+            out.extend(block)
+        block.clear()
+
+    for line in text.split("\n"):
+        if line.strip():
+            block.append(line)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    kept = []
+    for i, line in enumerate(out):
+        following = next((n for n in out[i + 1:] if n.strip()), None)
+        if _HEADING.fullmatch(line) and (following is None or _HEADING.fullmatch(following)):
+            continue  # an entry left with nothing under it
+        kept.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept))
 
 
 def merge(first: bytes, second: bytes, day: dt.date) -> bytes:

@@ -23,7 +23,9 @@ import datetime as dt
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
+from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,8 +46,8 @@ from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..text import clean_content, content_key, query_words, segment
 from .notefile import (
-    ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, archive_name, check_day, daily_name, daily_paragraphs, day_of, decode,
-    entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of,
+    ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, Paragraph, archive_name, check_day, daily_name, daily_paragraphs, day_of,
+    decode, entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of, without_paragraphs,
 )
 
 POOL = 50  # meaning is rescaled between the weakest and the strongest of this many nearest paragraphs
@@ -333,6 +335,43 @@ class Notes:
                     after={"what": "daily notes", **self._about(dst, text), "merged": current is not None},
                     reason=f"restored {day.isoformat()} from the archive")
         return Move(day, "restore", self.prefix + src, self.prefix + dst, len(text), current is not None)
+
+    def count(self) -> int:
+        """How many paragraphs this scope's notes hold: daily, archived and HISTORY.md."""
+        return sum(1 for _ in self._searched(None, include_archive=True, include_history=True))
+
+    def purge(self, needles: Sequence[str], *, dry_run: bool = False) -> list[str]:
+        """Remove every paragraph holding one of ``needles`` (any case) from this scope's daily notes,
+        their archive and HISTORY.md, for ``kenning purge``; returns the paragraphs removed (with
+        ``dry_run``, that would be removed)."""
+        removed: list[str] = []
+        with nullcontext() if dry_run else locked(self._days_lock):
+            for day, _ in self._days(DAILY_DIR, archived=False):
+                removed += self._purge_file(daily_name(day), needles, dry_run, partial(daily_paragraphs, day=day))
+            for day, _ in self._days(ARCHIVE_DIR, archived=True):
+                removed += self._purge_file(archive_name(day), needles, dry_run, partial(daily_paragraphs, day=day))
+        with nullcontext() if dry_run else locked(self.home / HISTORY_FILE):
+            removed += self._purge_file(HISTORY_FILE, needles, dry_run, history_paragraphs)
+        return removed
+
+    def _purge_file(self, rel: str, needles: Sequence[str], dry_run: bool,
+                    paragraphs: Callable[[str], list[Paragraph]]) -> list[str]:
+        """One file without the paragraphs holding a needle; the paragraphs gone, as search saw them."""
+        archived = rel.endswith(".gz")
+        data = self._bytes(rel)
+        if data is None:
+            return []
+        if archived:
+            data = gunzip(data, rel)
+        text = without_paragraphs(decode(data), needles)
+        before = Counter(p.text for p in paragraphs(decode(data)))
+        gone = list((before - Counter(p.text for p in paragraphs(text))).elements())
+        if gone and not dry_run:
+            new = text.encode("utf-8")
+            atomic_write(self.home / rel, gzipped(new) if archived else new)
+            self._audit("note_purge", before=self._about(rel, data), after={**self._about(rel, new),
+                                                                             "paragraphs_removed": len(gone)})
+        return gone
 
     # -- internals ----------------------------------------------------------------------------------
 
