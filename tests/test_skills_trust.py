@@ -390,6 +390,15 @@ def test_every_write_answer_says_what_was_masked_by_file_and_line(kb: Kenning, s
     assert all(OPENAI_KEY not in json.dumps(e.after) and AWS_KEY not in json.dumps(e.after) for e in redacts)
 
 
+def test_a_well_known_placeholder_password_is_kept_and_a_real_secret_beside_it_reported(skills: Skills) -> None:
+    body = ("# Decrypt\n\n1. qpdf --password=mypassword --decrypt in.pdf out.pdf\n"
+            f"2. Upload with OPENAI_API_KEY={OPENAI_KEY}\n")
+    made = skills.skill_manage("create", "pdf-decrypt", content=skill_md("pdf-decrypt", "Decrypt PDF files.", body))
+    assert made["masked"] == [{"file": "SKILL.md", "line": 9, "kind": "openai_key", "count": 1}]
+    content = skills.skill_view("pdf-decrypt")["content"]
+    assert "qpdf --password=mypassword --decrypt" in content and OPENAI_KEY not in content
+
+
 def test_placeholders_already_in_the_text_are_not_reported_again(skills: Skills) -> None:
     body = "1. Use [REDACTED:openai_key] here.\n" + f"2. And {OPENAI_KEY} there.\n"
     made = skills.skill_manage("create", "kept", content=skill_md("kept", "Kept placeholders.", body))
