@@ -29,6 +29,7 @@ from kenning.errors import Forbidden
 from kenning.mcp.tools import Caller, run_tool
 
 KENNING = [sys.executable, "-c", "from kenning.cli import main; main()"]  # the console script, wherever installed
+TOKEN = "kenning-test-token-3f9c2a71"  # long enough: shorter tokens are refused at startup
 TOOLS = {"skills_list", "skill_view", "skill_manage", "skills_search", "skill_feedback", "memory_remember",
          "memory_recall", "memory_supersede", "memory_forget", "memory_pin", "lesson_record", "lessons_for",
          "entity_upsert", "entity_get", "notes_write", "notes_search", "hot_memory", "context_build",
@@ -253,44 +254,45 @@ def test_session_consolidate_borrows_the_clients_model(stdio: Connection,
 # -- streamable HTTP ---------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 90.0,
+                  host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             _, err = process.communicate()
             raise AssertionError(f"the server exited with {process.returncode}: {err!r}")
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            socket.create_connection((host, port), timeout=0.5).close()
             return
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"the server did not listen on port {port} within {timeout:g} s")
 
 
-def _env(home: Path) -> dict[str, str]:
+def server_env(home: Path) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k != "KENNING_MCP_TOKEN"}, "KENNING_HOME": str(home)}
 
 
 def test_http_serves_tools_behind_a_bearer_token(tmp_path: Path) -> None:
-    port = _free_port()
-    env = _env(tmp_path / "home")
-    process = subprocess.Popen([*KENNING, "mcp", "--http", "--port", str(port), "--token", "s3cret"], env=env,
+    port = free_port()
+    env = server_env(tmp_path / "home")
+    process = subprocess.Popen([*KENNING, "mcp", "--http", "--port", str(port), "--token", TOKEN], env=env,
                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        _wait_for_port(port, process)
+        wait_for_port(port, process)
         url = f"http://127.0.0.1:{port}/mcp"
         refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                               headers={"Accept": "application/json, text/event-stream"})
         assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith("Bearer")
 
         async def session() -> tuple[set[str], dict[str, Any]]:
-            http = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}, timeout=60)
+            http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
             async with http, Client(streamable_http_client(url, http_client=http)) as client:
                 names = {t.name for t in (await client.list_tools()).tools}
                 added = await client.call_tool("hot_memory", {"action": "add", "text": "Prefers short answers",
@@ -306,7 +308,7 @@ def test_http_serves_tools_behind_a_bearer_token(tmp_path: Path) -> None:
 
 
 def test_http_refuses_a_non_loopback_host_unless_allowed_with_a_token(tmp_path: Path) -> None:
-    env = _env(tmp_path / "home")
+    env = server_env(tmp_path / "home")
     refused = subprocess.run([*KENNING, "mcp", "--http", "--host", "0.0.0.0"], env=env, capture_output=True,
                              text=True, timeout=60)
     assert refused.returncode == 2 and "not a loopback address" in refused.stderr

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import click
 
+from kenning.checks import check_scope
+from kenning.models import DEFAULT_SCOPE
+
 from .skills import project_option
 from .state import home_of
 
@@ -24,21 +27,30 @@ _SDK_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "anyio", "
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="With --http: the port.")
 @click.option("--allow-remote", is_flag=True, help="With --http: allow a non-loopback --host (needs --token).")
 @click.option("--token", envvar="KENNING_MCP_TOKEN", show_envvar=True,
-              help="With --http: refuse (401) requests without 'Authorization: Bearer TOKEN'.")
+              help="With --http: refuse (401) requests without 'Authorization: Bearer TOKEN'; at least 16 "
+                   "characters, e.g. from `openssl rand -hex 16`.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, envvar="KENNING_MCP_ALLOWED_HOSTS", show_envvar=True,
+              metavar="NAME", help="With --http: another host name clients reach the server by (a remote or proxied "
+                                   "server); requests naming any other host are refused (421). Repeatable.")
+@click.option("--scope", default=DEFAULT_SCOPE, show_default=True, envvar="KENNING_MCP_SCOPE", show_envvar=True,
+              help="The memory scope every tool acts in unless a call names another one, e.g. 'user:alice'.")
 @project_option
 @click.pass_context
 def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool, token: str | None,
-        project_dir: Path | None) -> None:
+        allowed_hosts: tuple[str, ...], scope: str, project_dir: Path | None) -> None:
     """Serve memory, lessons, entities, notes, hot memory and skills to MCP clients.
 
     Over stdio by default (the client starts `kenning mcp` itself); --http serves streamable HTTP
-    on this machine only. Skills a client creates or changes are saved as drafts until you run
-    `kenning skill drafts approve NAME`, unless [mcp] direct_skill_writes = true in kenning.toml.
+    on this machine only, and only to requests addressed to it (their Host and Origin). Memories
+    are read and changed in --scope unless a tool call names another scope. Skills a client
+    creates or changes are saved as drafts until you run `kenning skill drafts approve NAME`,
+    unless [mcp] direct_skill_writes = true in kenning.toml.
 
     \b
     Example:
       kenning mcp                                  # stdio: put this command in the client's config
       kenning mcp --project ~/code/web             # with that project's .agents/skills
+      kenning mcp --scope user:alice               # Alice's memories unless a call says otherwise
       kenning mcp --http --port 8765 --token "$(openssl rand -hex 16)"
     """
     try:
@@ -50,8 +62,9 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
                                    "pip install 'kenning[mcp]'") from None
     from kenning.api import Kenning
 
+    scope = check_scope(scope)  # before the embedding model loads, as the checks below
     if http:
-        server.check_bind(host, allow_remote, token)  # before the embedding model loads
+        server.check_bind(host, allow_remote, token, allowed_hosts)
     kb = Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)  # one store for the server's lifetime
     ctx.call_on_close(kb.close)
     try:
@@ -59,8 +72,8 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
             where = f"[{host}]" if ":" in host else host
             click.echo(f"kenning: MCP server at http://{where}:{port}/mcp"
                        + (" (bearer token required)" if token else ""), err=True)
-            server.serve_http(kb, host, port, token)
+            server.serve_http(kb, host, port, token, scope, allowed_hosts)
         else:
-            server.serve_stdio(kb)
+            server.serve_stdio(kb, scope)
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a person stops a server by hand

@@ -1,11 +1,12 @@
 """kenning's third face: an MCP server (``kenning mcp``) over the same ``Kenning`` as the CLI.
 
     arguments  what a tool argument is, and its checking and coercion at the edge (the names
-               models guess, "5" -> 5, null -> not given)
+               models guess, "5" -> 5, null -> not given, a size limit per argument and per call)
     tools      the tool table: names, descriptions that say when to call each tool, hints, and
                thin functions over the library (JSON object in, JSON object out)
     server     the SDK wiring: tools, resources (hot memory files, each SKILL.md), the task_context
-               prompt, the client's model through sampling, stdio or streamable HTTP with a token
+               prompt, the client's model through sampling, stdio or streamable HTTP (Host and
+               Origin checked against DNS rebinding, a bearer token)
 
 The SDK (the ``mcp`` extra) is imported by ``server`` only, which only ``kenning mcp`` imports.
 """

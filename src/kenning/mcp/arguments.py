@@ -6,6 +6,13 @@ maps those names to the canonical one, treats null and an empty optional value a
 coerces what models send as strings ("5" -> 5, "true" -> True, "a, b" -> ["a", "b"], JSON text
 -> list or object), checks choices and ranges, fills defaults, and refuses an unknown or missing
 argument with a message listing what the tool takes. Values are then the library's to validate.
+
+Sizes are capped here, before any work is done, so that a client cannot make the server embed,
+store or scan megabytes (a 10 MB entity attribute once gave a 71 MB database and a 9.6 s context
+build). Sizes are counted in characters: a text's own length, and a list or object's length as
+compact JSON. Each ``Param`` has a ``limit`` (by default, from its kind: ``LIMITS``); ``objects``
+also cap each item (``ITEM_LIMIT``); and the whole arguments object is capped at
+``ARGUMENTS_LIMIT``. The library has limits of its own; these are the MCP edge's.
 """
 
 from __future__ import annotations
@@ -20,6 +27,14 @@ from ..errors import InvalidInput
 Args = dict[str, Any]
 _JSON_TYPES = {"text": "string", "int": "integer", "number": "number", "bool": "boolean", "texts": "array",
                "object": "object", "objects": "array"}
+SHORT = 200  # a name, an id, a scope, a kind, a date, a choice, a number sent as text
+TEXT = 20_000  # a fact, a query, a task, a note, a part of a lesson: a few paragraphs at most
+LIMITS = {"text": TEXT, "int": SHORT, "number": SHORT, "bool": SHORT,
+          "texts": 10_000,  # tags, aliases, kinds: a list of short texts
+          "object": 20_000,  # entity attributes: a few facts about a thing, not a document
+          "objects": 3_000_000}  # a conversation's messages
+ITEM_LIMIT = 200_000  # one item of an "objects" argument (one message) as JSON
+ARGUMENTS_LIMIT = 4_000_000  # the whole arguments object as JSON
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
@@ -27,7 +42,8 @@ _FALSE = {"false", "no", "0", "off"}
 @dataclass(frozen=True)
 class Param:
     """One argument: its kind ("text", "int", "number", "bool", "texts", "object", "objects"), what it
-    is for, and the other names models use for it."""
+    is for, the other names models use for it, and the most characters it may take (``limit``; by
+    default short for a choice, else ``LIMITS`` of its kind)."""
 
     name: str
     kind: str
@@ -38,10 +54,20 @@ class Param:
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
+    limit: int | None = None
 
-    def schema(self) -> dict[str, Any]:
+    @property
+    def max_size(self) -> int:
+        if self.limit is not None:
+            return self.limit
+        return SHORT if self.choices else LIMITS[self.kind]
+
+    def schema(self, default: Any = None) -> dict[str, Any]:
+        """The JSON schema; ``default`` replaces the table's default (the server's scope)."""
         out: dict[str, Any] = {"type": _JSON_TYPES[self.kind], "description": self.help}
-        if self.kind == "texts":
+        if self.kind == "text":
+            out["maxLength"] = self.max_size
+        elif self.kind == "texts":
             out["items"] = {"type": "string"}
         elif self.kind == "objects":
             out["items"] = {"type": "object"}
@@ -51,16 +77,23 @@ class Param:
             out["minimum"] = self.low
         if self.high is not None:
             out["maximum"] = self.high
-        if self.default is not None:
-            out["default"] = self.default
+        default = self.default if default is None else default
+        if default is not None:
+            out["default"] = default
         return out
 
 
-def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any]) -> Args:
-    """``raw`` under canonical names, coerced to each parameter's kind, defaults filled in;
-    InvalidInput names the tool, the argument and what it takes."""
+def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any],
+                    defaults: Mapping[str, Any] | None = None) -> Args:
+    """``raw`` under canonical names, coerced to each parameter's kind, defaults filled in (``defaults``
+    before the table's: the server's scope); InvalidInput names the tool, the argument and what it
+    takes, or its size and the limit."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"{tool}: arguments must be a JSON object, got {_kind_of(raw)}")
+    size = _json_size(raw)
+    if size > ARGUMENTS_LIMIT:
+        raise InvalidInput(f"{tool}: the arguments are {size:,} characters as JSON; at most {ARGUMENTS_LIMIT:,} "
+                           "are taken in one call: send less, or split it over several calls")
     by_name = {alias: p for p in params for alias in (p.name, *p.aliases)}
     out: Args = {}
     given_as: dict[str, str] = {}
@@ -68,7 +101,7 @@ def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any]) 
     for key, value in raw.items():
         param = by_name.get(key) or by_name.get(str(key).strip().lower().replace("-", "_"))
         if param is None:
-            unknown.append(repr(key))
+            unknown.append(_short(key))
             continue
         if value is None or (value == "" and not param.required):  # models send null / "" for "not given"
             continue
@@ -76,6 +109,7 @@ def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any]) 
             raise InvalidInput(f"{tool}: {param.name} was given twice (as {given_as[param.name]!r} and "
                                f"{key!r}); give it once")
         given_as[param.name] = key
+        _check_size(tool, param, value)
         out[param.name] = _coerce(tool, param, value)
     if unknown:
         raise InvalidInput(f"{tool} does not take {', '.join(unknown)}; it takes "
@@ -84,8 +118,37 @@ def parse_arguments(tool: str, params: Sequence[Param], raw: Mapping[str, Any]) 
         if param.name not in out:
             if param.required:
                 raise InvalidInput(f"{tool} needs {param.name}: {param.help}")
-            out[param.name] = param.default
+            out[param.name] = (defaults or {}).get(param.name, param.default)
     return out
+
+
+def _check_size(tool: str, p: Param, value: object) -> None:
+    """Refuse a value over its parameter's limit, and an item of a list of objects over ``ITEM_LIMIT``."""
+    json_kind = p.kind in ("texts", "object", "objects")
+    size = len(value) if isinstance(value, str) else _json_size(value)
+    if size > p.max_size:
+        unit = "characters as JSON" if json_kind and not isinstance(value, str) else "characters"
+        raise InvalidInput(f"{tool}: {p.name} is {size:,} {unit}; at most {p.max_size:,} are taken: "
+                           f"{_how_to_shorten(p)}")
+    if p.kind == "objects" and isinstance(value, list):
+        for i, item in enumerate(value):
+            if (item_size := _json_size(item)) > ITEM_LIMIT:
+                raise InvalidInput(f"{tool}: {p.name}[{i}] is {item_size:,} characters as JSON; at most "
+                                   f"{ITEM_LIMIT:,} are taken per item: shorten it or leave it out")
+
+
+def _how_to_shorten(p: Param) -> str:
+    if p.kind == "object":
+        return "keep large data out of memory (store a path or a link to it instead)"
+    if p.kind == "objects":
+        return "send the part of the conversation that matters, or split it over several calls"
+    if p.max_size <= SHORT:
+        return "this is a name or an id, not a text"
+    return "shorten it, or store the long text elsewhere and remember where it is"
+
+
+def _json_size(value: object) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
 
 
 def _coerce(tool_name: str, p: Param, value: object) -> object:
@@ -102,7 +165,7 @@ def _coerce(tool_name: str, p: Param, value: object) -> object:
         word = str(value).strip().lower() if isinstance(value, str | int) else None
         if word in _TRUE or word in _FALSE:
             return word in _TRUE
-        raise InvalidInput(f"{where} must be true or false, got {value!r}")
+        raise InvalidInput(f"{where} must be true or false, got {_short(value)}")
     if p.kind == "texts":
         items = _json_or(value, list)
         if isinstance(items, str):  # "a, b" as models write a list in one string
@@ -134,7 +197,7 @@ def _number(where: str, p: Param, value: object) -> int | float:
         number = int(number) if float(number).is_integer() else None
     if number is None:
         what = "a whole number" if p.kind == "int" else "a number"
-        raise InvalidInput(f"{where} must be {what}, got {value!r}")
+        raise InvalidInput(f"{where} must be {what}, got {_short(value)}")
     if p.low is not None and number < p.low:
         raise InvalidInput(f"{where} must be at least {p.low:g}, got {number}")
     if p.high is not None and number > p.high:
@@ -147,7 +210,7 @@ def _choice(where: str, p: Param, text: str) -> str:
     for choice in p.choices:
         if key == choice.lower() or key.replace("_", "-") == choice.lower():
             return choice
-    raise InvalidInput(f"{where} must be one of {', '.join(p.choices)}, got {text!r}")
+    raise InvalidInput(f"{where} must be one of {', '.join(p.choices)}, got {_short(text)}")
 
 
 def _json_or(value: object, want: type) -> object:
@@ -160,6 +223,12 @@ def _json_or(value: object, want: type) -> object:
             return value
         return parsed if isinstance(parsed, want) else value
     return value
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to a length that fits in a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _kind_of(value: object) -> str:

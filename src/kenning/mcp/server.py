@@ -20,8 +20,21 @@ and waits. On 2026-07-28 connections the SDK refuses server-initiated requests; 
 the multi-round-trip ``InputRequiredResult`` flow, which would split one consolidation across two
 tool calls, so those use the configured model or the deterministic fallback.
 
-HTTP binds to loopback unless ``--allow-remote`` is given together with a bearer token; with a
-token, every request without ``Authorization: Bearer <token>`` gets 401.
+Scope: every memory tool acts in one scope, its argument or else the server's (``kenning mcp
+--scope``), which the instructions and each tool's schema name (see ``kenning.mcp.tools``); the
+hot memory resources are the server's scope's files.
+
+HTTP binds to loopback unless ``--allow-remote`` is given together with a bearer token (at least
+16 visible characters, ``check_token``); with a token, every request without ``Authorization:
+Bearer <token>`` gets 401, compared in constant time. Before that, ``CheckHostAndOrigin`` refuses
+what a web page could send through DNS rebinding, for any bind address (the SDK guards only the
+exact strings 127.0.0.1, localhost and ::1): ``Host`` must name this server, with its port (421
+otherwise), and an ``Origin``, when present, must be an http(s) origin of such a host, any port
+(a page this machine serves, such as an MCP inspector, is on another port; 403 otherwise). A
+host is this server when it is the bound address in any spelling, any loopback address or
+``localhost`` when the server listens on loopback or on every address, or a name given with
+``--allowed-host`` (the names a remote or proxied server is reached by, which kenning cannot
+know; with those, any port).
 """
 
 from __future__ import annotations
@@ -31,12 +44,14 @@ import ipaddress
 import json
 import logging
 import re
+import socket
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import anyio
 import anyio.from_thread
@@ -44,13 +59,16 @@ import anyio.to_thread
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from pydantic import ValidationError
+from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import InvalidInput, KenningError, LLMError
 from ..llm import Completion, estimate_tokens
+from ..models import DEFAULT_SCOPE
 from ..tiers.hotfile import FILES
 from .arguments import parse_arguments
 from .tools import TOOLS, Caller, ToolSpec, run_tool
@@ -73,23 +91,29 @@ INSTRUCTIONS = (
     "context_build(task). Before a multi-step task call skills_search and follow the skill you open with "
     "skill_view. When the user states a durable preference or fact call memory_remember; after something "
     "failed or succeeded unexpectedly call lesson_record. At the end of a session call session_consolidate "
-    "with the conversation. Skills you create or change are drafts until a person approves them."
+    "with the conversation. Skills you create or change are drafts until a person approves them. "
+    "Memories (facts, lessons, entities, notes, hot memory) live in scopes: every memory tool acts in the "
+    "scope {scope!r} unless you pass scope, and an id from another scope is not found there; skills are shared."
 )
+MIN_TOKEN = 16
+MAKE_TOKEN = ("make one with `openssl rand -hex 16` or "
+              "`python -c \"import secrets; print(secrets.token_urlsafe(24))\"`")
 
 
-def build_server(kb: Kenning) -> Server[Any]:
-    """The MCP server over ``kb``: tools, resources, the prompt."""
+def build_server(kb: Kenning, scope: str = DEFAULT_SCOPE) -> Server[Any]:
+    """The MCP server over ``kb``: tools, resources, the prompt; ``scope`` is what every tool acts in
+    when not given another one."""
     limiter = anyio.CapacityLimiter(1)
 
     async def in_worker(fn: Callable[..., T], *args: Any) -> T:
         return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
 
     async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(spec) for spec in TOOLS.values()])
+        return types.ListToolsResult(tools=[_tool(spec, scope) for spec in TOOLS.values()])
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         client = _client_name(ctx.session)
-        caller = Caller(kb, client=client, client_model=ClientModel.of(ctx, client))
+        caller = Caller(kb, scope=scope, client=client, client_model=ClientModel.of(ctx, client))
         try:
             result = await in_worker(run_tool, params.name, params.arguments, caller)
         except KenningError as exc:
@@ -101,7 +125,7 @@ def build_server(kb: Kenning) -> Server[Any]:
         return _result(result)
 
     async def list_resources(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=await in_worker(_resources, kb))
+        return types.ListResourcesResult(resources=await in_worker(_resources, kb, scope))
 
     async def list_templates(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourceTemplatesResult:
         template = types.ResourceTemplate(uri_template=SKILL_URI + "{name}", name="skill", title="A skill",
@@ -112,7 +136,7 @@ def build_server(kb: Kenning) -> Server[Any]:
                             params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         with _protocol_errors():
-            text = await in_worker(_read, kb, uri)
+            text = await in_worker(_read, kb, uri, scope)
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text,
                                                                              mime_type="text/markdown")])
 
@@ -128,12 +152,12 @@ def build_server(kb: Kenning) -> Server[Any]:
         with _protocol_errors():
             if params.name != PROMPT:
                 raise InvalidInput(f"there is no prompt {params.name!r}; the prompt is {PROMPT!r}")
-            text = await in_worker(_task_context, kb, params.arguments or {})
+            text = await in_worker(_task_context, kb, params.arguments or {}, scope)
         message = types.PromptMessage(role="user", content=types.TextContent(text=text))
         return types.GetPromptResult(description="Context for the task", messages=[message])
 
-    return Server("kenning", version=_version(), instructions=INSTRUCTIONS,
-                  get_tool_input_schema=lambda name: TOOLS[name].input_schema() if name in TOOLS else None,
+    return Server("kenning", version=_version(), instructions=INSTRUCTIONS.format(scope=scope),
+                  get_tool_input_schema=lambda name: TOOLS[name].input_schema(scope) if name in TOOLS else None,
                   on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
                   on_list_resource_templates=list_templates, on_read_resource=read_resource,
                   on_list_prompts=list_prompts, on_get_prompt=get_prompt)
@@ -142,12 +166,12 @@ def build_server(kb: Kenning) -> Server[Any]:
 # -- tools ------------------------------------------------------------------------------------------------
 
 
-def _tool(spec: ToolSpec) -> types.Tool:
+def _tool(spec: ToolSpec, scope: str) -> types.Tool:
     hints = types.ToolAnnotations(title=spec.title, read_only_hint=spec.read_only,
                                   destructive_hint=spec.destructive and not spec.read_only,
                                   idempotent_hint=spec.idempotent or spec.read_only, open_world_hint=False)
     return types.Tool(name=spec.name, title=spec.title, description=spec.description,
-                      input_schema=spec.input_schema(), annotations=hints)
+                      input_schema=spec.input_schema(scope), annotations=hints)
 
 
 def _result(data: dict[str, Any]) -> types.CallToolResult:
@@ -178,8 +202,10 @@ def _protocol_errors() -> Iterator[None]:
         raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
 
 
-def _resources(kb: Kenning) -> list[types.Resource]:
-    out = [types.Resource(uri=HOT_URI + name, name=name, title=f"Hot memory: {name}", mime_type="text/markdown",
+def _resources(kb: Kenning, scope: str) -> list[types.Resource]:
+    where = "" if scope == DEFAULT_SCOPE else f" of scope {scope}"
+    out = [types.Resource(uri=HOT_URI + name, name=name, title=f"Hot memory{where}: {name}",
+                          mime_type="text/markdown",
                           description="Loaded into every session" + (": the user's preferences" if name == "USER.md"
                                                                      else ": project knowledge and pitfalls"))
            for name in FILES]
@@ -192,12 +218,12 @@ def _resources(kb: Kenning) -> list[types.Resource]:
     return out
 
 
-def _read(kb: Kenning, uri: str) -> str:
+def _read(kb: Kenning, uri: str, scope: str) -> str:
     if uri.startswith(HOT_URI):
         name = unquote(uri[len(HOT_URI):])
         if name not in FILES:
             raise InvalidInput(f"there is no hot memory file {name!r}; the files are {', '.join(FILES)}")
-        text: str = kb.hot.show(name)["files"][0]["text"]
+        text: str = kb.hot_in(scope).show(name)["files"][0]["text"]
         return text
     if uri.startswith(SKILL_URI):
         content: str = kb.skills.skill_view(unquote(uri[len(SKILL_URI):]))["content"]
@@ -206,8 +232,9 @@ def _read(kb: Kenning, uri: str) -> str:
                        f"{SKILL_URI}<name>")
 
 
-def _task_context(kb: Kenning, arguments: dict[str, Any]) -> str:
-    args = parse_arguments(PROMPT, TOOLS["context_build"].params, arguments)  # the tool's names and checks
+def _task_context(kb: Kenning, arguments: dict[str, Any], scope: str) -> str:
+    # the tool's names, checks and limits
+    args = parse_arguments(PROMPT, TOOLS["context_build"].params, arguments, defaults={"scope": scope})
     context = kb.context(args["task"], args["budget_tokens"], scope=args["scope"])
     return (f"{context.markdown.rstrip()}\n\n---\nUse what applies from the context above for this task: "
             f"{args['task']}")
@@ -265,8 +292,12 @@ class ClientModel:
 # -- transports ------------------------------------------------------------------------------------------
 
 
-def check_bind(host: str, allow_remote: bool, token: str | None) -> None:
-    """Refuse to listen beyond this machine unless asked to, and then only behind a token."""
+def check_bind(host: str, allow_remote: bool, token: str | None, allowed_hosts: Iterable[str] = ()) -> None:
+    """Refuse to listen beyond this machine unless asked to, and then only behind a token; refuse a
+    weak token and an ``--allowed-host`` that is not a host name."""
+    check_token(token)
+    for name in allowed_hosts:
+        _check_host_name(name)
     if _is_loopback(host):
         return
     if not allow_remote:
@@ -274,16 +305,175 @@ def check_bind(host: str, allow_remote: bool, token: str | None) -> None:
                            "this machine could read and change your memory; use --host 127.0.0.1, or pass "
                            "--allow-remote together with --token (or KENNING_MCP_TOKEN)")
     if not token:
-        raise InvalidInput(f"--allow-remote on {host!r} needs a bearer token: pass --token or set KENNING_MCP_TOKEN")
+        raise InvalidInput(f"--allow-remote on {host!r} needs a bearer token: pass --token or set KENNING_MCP_TOKEN; "
+                           f"{MAKE_TOKEN}")
+
+
+def check_token(token: str | None) -> None:
+    """Refuse a bearer token that is easy to guess or that an HTTP header cannot carry as it is."""
+    if token is None:
+        return
+    if not token.strip():
+        problem = "is empty or only whitespace"
+    elif any(not 33 <= ord(ch) <= 126 for ch in token):
+        problem = ("contains whitespace, a control character or a non-ASCII character, which an "
+                   "'Authorization: Bearer' header does not carry as it is")
+    elif len(token) < MIN_TOKEN:
+        problem = f"is {len(token)} characters long; at least {MIN_TOKEN} are needed so that it cannot be guessed"
+    else:
+        return
+    raise InvalidInput(f"the bearer token (--token or KENNING_MCP_TOKEN) {problem}: {MAKE_TOKEN}")
+
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _address(host: str) -> Address | None:
+    """The IP address ``host`` spells, in any spelling the socket layer takes ('127.1', '0x7f.0.0.2',
+    '0:0::1', '[::1]'), or None for a name."""
+    text = host.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        pass
+    if re.fullmatch(r"[0-9a-fA-FxX.]+", text):  # inet_aton takes trailing junk after a space: never give it any
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(text))
+        except OSError:
+            return None
+    return None
 
 
 def _is_loopback(host: str) -> bool:
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
-    except ValueError:
-        return False
+    address = _address(host)
+    return host.strip().lower() == "localhost" if address is None else address.is_loopback
+
+
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"(?=.{{1,253}}\Z){_LABEL}(?:\.{_LABEL})*")
+
+
+def _check_host_name(name: str) -> str:
+    """``name`` lower-cased, or the address it spells, when it is a host name or an IP address (what
+    ``--allowed-host`` takes)."""
+    text = name.strip().lower()
+    address = _address(text)
+    if address is not None:
+        return str(address)
+    if not _HOST_NAME.fullmatch(text):
+        raise InvalidInput(f"--allowed-host {name[:80]!r} is not a host name or an IP address; give the name clients "
+                           "use in their URL, without scheme, port or wildcard, e.g. --allowed-host mcp.example.org")
+    return text
+
+
+@dataclass(frozen=True)
+class AllowedHosts:
+    """Which ``Host`` and ``Origin`` values a server bound to one address and port answers (see the
+    module docstring for the rule)."""
+
+    port: int
+    addresses: frozenset[Address] = frozenset()
+    names: frozenset[str] = frozenset()  # lower-case: the bound name, "localhost" on loopback
+    any_loopback: bool = False
+    extra: frozenset[str] = frozenset()  # --allowed-host names and addresses: any port
+
+    @classmethod
+    def of(cls, host: str, port: int, allowed_hosts: Iterable[str] = ()) -> AllowedHosts:
+        address = _address(host)
+        loopback = _is_loopback(host) or (address is not None and address.is_unspecified)
+        names = {host.strip().lower()} if address is None else set()
+        if loopback:
+            names.add("localhost")
+        addresses = {address} if address is not None and not address.is_unspecified else set()
+        return cls(port, frozenset(addresses), frozenset(names), loopback,
+                   frozenset(_check_host_name(n) for n in allowed_hosts))
+
+    def host(self, header: str) -> bool:
+        """Whether a ``Host`` header names this server: one of its hosts with its port, or an extra
+        host with any port."""
+        name, port = _split_host(header)
+        if name is None:
+            return False
+        if self._is_extra(name):
+            return True
+        return (port if port is not None else 80) == self.port and self._is_ours(name)  # no port: HTTP's 80
+
+    def origin(self, header: str) -> bool:
+        """Whether an ``Origin`` header is an http(s) origin of one of this server's hosts, any port."""
+        try:
+            parts = urlsplit(header.strip())
+            _ = parts.port  # raises ValueError on a port that is not a number
+        except ValueError:
+            return False
+        if (parts.scheme.lower() not in ("http", "https") or not parts.hostname or "@" in parts.netloc
+                or parts.path or parts.query or parts.fragment):
+            return False
+        return self._is_extra(parts.hostname) or self._is_ours(parts.hostname)
+
+    def _is_ours(self, name: str) -> bool:
+        address = _address(name)
+        if address is None:
+            return name.lower() in self.names
+        return address in self.addresses or (self.any_loopback and address.is_loopback)
+
+    def _is_extra(self, name: str) -> bool:
+        address = _address(name)
+        return (name.lower() if address is None else str(address)) in self.extra
+
+
+def _split_host(header: str) -> tuple[str | None, int | None]:
+    """A ``Host`` header as (name, port); (None, None) when it is malformed."""
+    text = header.strip()
+    if text.startswith("["):
+        name, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None, None
+        port_text = rest[1:] if rest else None
+    else:
+        name, colon, port_text = text.rpartition(":")
+        if not colon:
+            name, port_text = text, None
+        if ":" in name:  # an IPv6 address goes in brackets
+            return None, None
+    if not name or (port_text is not None and not (port_text.isascii() and port_text.isdigit())):
+        return None, None
+    return name, int(port_text) if port_text is not None else None
+
+
+class CheckHostAndOrigin:
+    """ASGI wrapper: a request whose ``Host`` does not name this server gets 421, one whose ``Origin``
+    is not an origin of it gets 403, before the MCP app (or the token check) sees it. Against DNS
+    rebinding: a web page cannot choose either header, so a page of another site is refused even when
+    its name resolves to this machine."""
+
+    def __init__(self, app: ASGIApp, allowed: AllowedHosts) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = self._refusal(Headers(scope=scope)) if scope["type"] == "http" else None  # no websockets here
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: Headers) -> JSONResponse | None:
+        hosts = headers.getlist("host")
+        if len(hosts) != 1 or not self.allowed.host(hosts[0]):
+            given = repr(hosts[0][:80]) if len(hosts) == 1 else f"{len(hosts)} Host headers"
+            return JSONResponse({"error": "misdirected_request",
+                                 "error_description": f"Host {given} is not this server; use the address it "
+                                                      "listens on, or start it with --allowed-host NAME"},
+                                status_code=421)
+        for origin in headers.getlist("origin"):
+            if not self.allowed.origin(origin):
+                return JSONResponse({"error": "forbidden_origin",
+                                     "error_description": f"Origin {origin[:80]!r} may not use this server: only "
+                                                          "pages served from its own hosts may"},
+                                    status_code=403)
+        return None
 
 
 class RequireBearer:
@@ -308,9 +498,9 @@ class RequireBearer:
         return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self.token)
 
 
-def serve_stdio(kb: Kenning) -> None:
+def serve_stdio(kb: Kenning, scope: str = DEFAULT_SCOPE) -> None:
     """Serve one client over stdin/stdout until it disconnects."""
-    server = build_server(kb)
+    server = build_server(kb, scope)
 
     async def main() -> None:
         async with stdio_server() as (read, write):
@@ -320,13 +510,18 @@ def serve_stdio(kb: Kenning) -> None:
     anyio.run(main)
 
 
-def serve_http(kb: Kenning, host: str, port: int, token: str | None) -> None:
+def serve_http(kb: Kenning, host: str, port: int, token: str | None, scope: str = DEFAULT_SCOPE,
+               allowed_hosts: Iterable[str] = ()) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted (call ``check_bind`` first)."""
     import uvicorn
 
-    app: ASGIApp = build_server(kb).streamable_http_app(host=host)  # DNS-rebinding checks on loopback hosts
+    # Host and Origin are checked by CheckHostAndOrigin for every bind address, so the SDK's own check
+    # (on for three spellings of loopback only, and blind to --allowed-host) is off.
+    app: ASGIApp = build_server(kb, scope).streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
     if token:
         app = RequireBearer(app, token)
+    app = CheckHostAndOrigin(app, AllowedHosts.of(host, port, allowed_hosts))
     _quiet_sampling_warning()
     anyio.run(uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve)
 

@@ -7,6 +7,13 @@ description says *when* to call it (models follow events they are told about). I
 then calls the library and answers with a JSON object. The library validates the rest, and its
 errors (``KenningError``) become tool errors in one place, in the server.
 
+Every memory tool (facts, lessons, entities, notes, hot memory, context, consolidation) acts in
+exactly one scope: its ``scope`` argument when given, else the server's (``Caller.scope``, from
+``kenning mcp --scope``). That holds for reads, writes and the tools that change an item by id
+(supersede, forget, pin): an id of another scope is not found there. The server's scope is a
+default, not a wall: a client may name another scope in the argument (one server serves one
+person's memory; isolation between people is one data directory each). Skills have no scope.
+
 Skills written from an MCP client are drafts unless ``[mcp] direct_skill_writes = true``: create,
 edit and patch save the whole new SKILL.md with ``kb.drafts.save_text``, invisible to list, search
 and the catalog until a person runs ``kenning skill drafts approve NAME``; delete, write_file and
@@ -16,11 +23,14 @@ remove_file are refused. This module imports nothing from the MCP SDK.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
-from .arguments import Args, Param, parse_arguments
+from ..models import DEFAULT_SCOPE
+from ..skills.files import MAX_FILE_BYTES
+from ..skills.frontmatter import SKILL_MD_MAX_CHARS
+from .arguments import SHORT, Args, Param, parse_arguments
 
 if TYPE_CHECKING:
     from ..api import Kenning
@@ -29,9 +39,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Caller:
-    """What a tool needs beyond its arguments: the open store and who is calling."""
+    """What a tool needs beyond its arguments: the open store, the server's scope and who is calling."""
 
     kb: Kenning
+    scope: str = DEFAULT_SCOPE  # what every scope argument defaults to (kenning mcp --scope)
     client: str = "client"  # the MCP client's name, kept as provenance ("mcp:<client>")
     client_model: LLM | None = None  # the client's own model through sampling, when it lends one
 
@@ -54,9 +65,11 @@ class ToolSpec:
     destructive: bool = False
     idempotent: bool = False
 
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self, scope: str = DEFAULT_SCOPE) -> dict[str, Any]:
+        """The JSON schema, with the server's ``scope`` as the scope argument's default."""
         # No "additionalProperties": false, so that clients validating before sending let aliases through.
-        return {"type": "object", "properties": {p.name: p.schema() for p in self.params},
+        return {"type": "object",
+                "properties": {p.name: p.schema(scope if p.name == "scope" else None) for p in self.params},
                 "required": [p.name for p in self.params if p.required]}
 
 
@@ -82,20 +95,24 @@ def run_tool(name: str, arguments: Mapping[str, Any] | None, caller: Caller) -> 
     spec = TOOLS.get(name)
     if spec is None:
         raise NotFound(f"there is no tool {name!r}; the tools are {', '.join(TOOLS)}")
-    return spec.run(caller, parse_arguments(name, spec.params, arguments or {}))
+    return spec.run(caller, parse_arguments(name, spec.params, arguments or {}, defaults={"scope": caller.scope}))
 
 
 # -- shared parameters ------------------------------------------------------------------------------
 
-SCOPE = Param("scope", "text", "Memory scope, e.g. 'user:alice' or 'project:web'.", default="default",
-              aliases=("namespace",))
+SCOPE = Param("scope", "text", "Memory scope, e.g. 'user:alice' or 'project:web'; omit it for the scope this "
+              "server was started with (its default here).", aliases=("namespace",), limit=SHORT)
+ID_SCOPE = replace(SCOPE, help="The scope the item is in; omit it for the server's scope (its default here). An "
+                               "item of another scope is not found.")
+SCOPED_ID = ("Only an item of the scope (the server's unless you pass scope) is changed: an id of another scope is "
+             "not found.")
 QUERY_ALIASES = ("q", "text", "task", "question", "search")  # what models call the query of a search
 SKILL_NAME = Param("name", "text", "The skill's name, e.g. 'docker-deploy' (or 'project:docker-deploy').",
-                   required=True, aliases=("skill", "skill_name"))
+                   required=True, aliases=("skill", "skill_name"), limit=SHORT)
 ITEM_ID = Param("id", "text", "The item's id, e.g. 'f_1a2b3c4d5e6f', as recall shows it.", required=True,
-                aliases=("item_id", "fact_id", "memory_id", "old_id"))
+                aliases=("item_id", "fact_id", "memory_id", "old_id"), limit=SHORT)
 TAGS = Param("tags", "texts", "Tags, e.g. ['nginx', 'prod'].", aliases=("tag",))
-REASON = Param("reason", "text", "Why (kept in the audit log).", default="")
+REASON = Param("reason", "text", "Why (kept in the audit log).", default="", limit=2_000)
 K = Param("k", "int", "How many results.", default=10, low=1, high=100, aliases=("limit", "top_k", "n"))
 
 
@@ -105,7 +122,7 @@ K = Param("k", "int", "How many results.", default=10, low=1, high=100, aliases=
 @tool("skills_list", "List skills", """List every available skill by name and description (never the
       bodies). Call when you need an overview of the skills; to find the skill for a task, prefer
       skills_search.""",
-      Param("category", "text", "Only this category, e.g. 'devops'."), read_only=True)
+      Param("category", "text", "Only this category, e.g. 'devops'.", limit=SHORT), read_only=True)
 def skills_list(c: Caller, a: Args) -> dict[str, Any]:
     return c.kb.skills.skills_list(a["category"])
 
@@ -114,7 +131,7 @@ def skills_list(c: Caller, a: Args) -> dict[str, Any]:
       linked files, or one linked file with file_path. Call before doing a task a skill covers, and
       follow what it says.""",
       SKILL_NAME, Param("file_path", "text", "A linked file, e.g. 'references/api.md'; omit for SKILL.md.",
-                        aliases=("file", "path")), read_only=True)
+                        aliases=("file", "path"), limit=1_000), read_only=True)
 def skill_view(c: Caller, a: Args) -> dict[str, Any]:
     return c.kb.skills.skill_view(a["name"], a["file_path"])
 
@@ -149,14 +166,15 @@ def skill_feedback(c: Caller, a: Args) -> dict[str, Any]:
             choices=("create", "edit", "patch", "delete", "write_file", "remove_file")),
       SKILL_NAME,
       Param("content", "text", "create / edit: the whole SKILL.md: YAML front matter with name and description, "
-            "then the instructions.", aliases=("skill_md", "body", "text")),
-      Param("old_string", "text", "patch: the passage to replace, copied from the skill.", aliases=("old",)),
-      Param("new_string", "text", "patch: what to put instead.", aliases=("new",)),
+            "then the instructions.", aliases=("skill_md", "body", "text"), limit=SKILL_MD_MAX_CHARS),
+      Param("old_string", "text", "patch: the passage to replace, copied from the skill.", aliases=("old",),
+            limit=SKILL_MD_MAX_CHARS),
+      Param("new_string", "text", "patch: what to put instead.", aliases=("new",), limit=SKILL_MD_MAX_CHARS),
       Param("replace_all", "bool", "patch: replace every exact occurrence.", default=False),
       Param("file_path", "text", "patch / write_file / remove_file: a linked file such as 'references/api.md'.",
-            aliases=("file", "path")),
-      Param("file_content", "text", "write_file: the file's text."),
-      Param("category", "text", "create: folder to put it in, e.g. 'devops'."),
+            aliases=("file", "path"), limit=1_000),
+      Param("file_content", "text", "write_file: the file's text.", limit=MAX_FILE_BYTES),
+      Param("category", "text", "create: folder to put it in, e.g. 'devops'.", limit=SHORT),
       Param("target", "text", "create: your own skills or the project's.", default="user",
             choices=("user", "project")),
       Param("force", "bool", "create even if a skill with a close meaning exists.", default=False),
@@ -244,7 +262,7 @@ def _needs(a: Args, key: str, action: str) -> str:
       Param("importance", "number", "0-1; 0.7 or more is never forgotten automatically.", low=0, high=1),
       Param("confidence", "number", "How sure, 0-1.", low=0, high=1),
       Param("expires_at", "text", "When it stops being true: a date, or a duration from now such as '30d'.",
-            aliases=("expires", "expiry")),
+            aliases=("expires", "expiry"), limit=SHORT),
       Param("pinned", "bool", "Never forget it automatically.", default=False, aliases=("pin",)),
       SCOPE)
 def memory_remember(c: Caller, a: Args) -> dict[str, Any]:
@@ -263,8 +281,8 @@ def memory_remember(c: Caller, a: Args) -> dict[str, Any]:
       Param("kinds", "texts", "Only these kinds.", choices=("fact", "lesson", "entity"), aliases=("kind", "types")),
       TAGS,
       Param("min_confidence", "number", "Only items at least this sure (0-1).", low=0, high=1),
-      Param("since", "text", "Created at or after: a date, or a duration ago such as '7d'."),
-      Param("until", "text", "Created at or before: a date, or a duration ago."),
+      Param("since", "text", "Created at or after: a date, or a duration ago such as '7d'.", limit=SHORT),
+      Param("until", "text", "Created at or before: a date, or a duration ago.", limit=SHORT),
       Param("include_superseded", "bool", "Also old versions of changed facts.", default=False),
       Param("include_expired", "bool", "Also facts whose expiry has passed.", default=False),
       SCOPE, read_only=True)
@@ -277,11 +295,11 @@ def memory_recall(c: Caller, a: Args) -> dict[str, Any]:
 
 @tool("memory_supersede", "Replace a fact", """Replace a stored fact by its new version, keeping the
       history. Call when the user corrects something you remembered, or a fact has changed (a moved
-      server, a new preference); the old version leaves recall.""",
+      server, a new preference); the old version leaves recall. """ + SCOPED_ID,
       ITEM_ID,
       Param("content", "text", "The new version of the fact.", required=True,
             aliases=("new_content", "text", "new_text", "fact")),
-      REASON, Param("scope", "text", "Refuse the fact unless it is in this scope."))
+      REASON, ID_SCOPE)
 def memory_supersede(c: Caller, a: Args) -> dict[str, Any]:
     fact = c.kb.supersede(a["id"], a["content"], reason=a["reason"], scope=a["scope"])
     return {"success": True, "fact": fact.to_dict(), "replaced": a["id"],
@@ -291,13 +309,14 @@ def memory_supersede(c: Caller, a: Args) -> dict[str, Any]:
 @tool("memory_forget", "Forget memories", """Delete one stored item for good (by id), or with
       stale=true the facts nobody recalls any more (idle for `days`, recalled at most `max_access`
       times; pinned, important and lesson items are kept). Call when the user asks you to forget
-      something; use dry_run first for stale facts.""",
-      Param("id", "text", "The item to delete, e.g. 'f_1a2b3c4d5e6f'.", aliases=ITEM_ID.aliases),
+      something; use dry_run first for stale facts. Only the scope's items are forgotten (the server's
+      scope unless you pass scope): an id of another scope is not found.""",
+      Param("id", "text", "The item to delete, e.g. 'f_1a2b3c4d5e6f'.", aliases=ITEM_ID.aliases, limit=SHORT),
       Param("stale", "bool", "Forget stale facts instead of one item.", default=False),
       Param("days", "number", "stale: idle for more than this many days.", default=90, low=0),
       Param("max_access", "int", "stale: recalled at most this many times.", default=1, low=0),
       Param("dry_run", "bool", "stale: only list what would be forgotten.", default=False),
-      REASON, Param("scope", "text", "Only this scope."), destructive=True)
+      REASON, ID_SCOPE, destructive=True)
 def memory_forget(c: Caller, a: Args) -> dict[str, Any]:
     if a["id"] and a["stale"]:
         raise InvalidInput("memory_forget takes an id or stale=true, not both")
@@ -313,9 +332,9 @@ def memory_forget(c: Caller, a: Args) -> dict[str, Any]:
 
 
 @tool("memory_pin", "Pin a fact", """Pin a fact so that it is never forgotten automatically (or unpin it
-      with unpin=true). Call when the user says something must be kept, e.g. "always remember this".""",
-      ITEM_ID, Param("unpin", "bool", "Unpin instead.", default=False), REASON,
-      Param("scope", "text", "Refuse the fact unless it is in this scope."), idempotent=True)
+      with unpin=true). Call when the user says something must be kept, e.g. "always remember this". """
+      + SCOPED_ID,
+      ITEM_ID, Param("unpin", "bool", "Unpin instead.", default=False), REASON, ID_SCOPE, idempotent=True)
 def memory_pin(c: Caller, a: Args) -> dict[str, Any]:
     if a["unpin"]:
         fact = c.kb.unpin(a["id"], a["reason"], scope=a["scope"])
@@ -362,8 +381,9 @@ def lessons_for(c: Caller, a: Args) -> dict[str, Any]:
 @tool("entity_upsert", "Save an entity", """Create or update a named person, service, host or project:
       kind, aliases, attributes (merged key by key) and notes (appended). Call when the conversation
       names something you will need to know about again (who owns a service, a host's role).""",
-      Param("name", "text", "Its name, unique in the scope.", required=True, aliases=("entity",)),
-      Param("kind", "text", "What it is: person, service, host, project, …", aliases=("type", "entity_kind")),
+      Param("name", "text", "Its name, unique in the scope.", required=True, aliases=("entity",), limit=SHORT),
+      Param("kind", "text", "What it is: person, service, host, project, …", aliases=("type", "entity_kind"),
+            limit=SHORT),
       Param("aliases", "texts", "Other names, e.g. ['张伟'].", aliases=("alias",)),
       Param("attributes", "object", "Attributes, e.g. {\"team\": \"web\"}.", aliases=("attrs", "properties")),
       Param("notes", "text", "Free text, appended to earlier notes.", aliases=("note",)),
@@ -376,7 +396,8 @@ def entity_upsert(c: Caller, a: Args) -> dict[str, Any]:
 
 @tool("entity_get", "Look up an entity", """Look a person, service, host or project up by name or alias
       (case and width ignored). Call when the user mentions a name you should know.""",
-      Param("name", "text", "Its name or one of its aliases.", required=True, aliases=("entity", "q", "query")),
+      Param("name", "text", "Its name or one of its aliases.", required=True, aliases=("entity", "q", "query"),
+            limit=SHORT),
       SCOPE, read_only=True)
 def entity_get(c: Caller, a: Args) -> dict[str, Any]:
     return {"success": True, "entity": c.kb.entities.get(a["name"], a["scope"]).to_dict()}
@@ -389,9 +410,10 @@ def entity_get(c: Caller, a: Args) -> dict[str, Any]:
       something happened worth finding later but not worth a fact: what was done, decided or tried
       during the session.""",
       Param("text", "text", "The note.", required=True, aliases=("content", "note")),
-      Param("date", "text", "The day it belongs to, YYYY-MM-DD (default: today).", aliases=("day",)))
+      Param("date", "text", "The day it belongs to, YYYY-MM-DD (default: today).", aliases=("day",), limit=SHORT),
+      SCOPE)
 def notes_write(c: Caller, a: Args) -> dict[str, Any]:
-    notes = c.kb.notes.write(a["text"], a["date"])
+    notes = c.kb.notes_in(a["scope"]).write(a["text"], a["date"])
     return {"success": True, "notes": [n.to_dict() for n in notes]}
 
 
@@ -402,9 +424,10 @@ def notes_write(c: Caller, a: Args) -> dict[str, Any]:
       Param("days_back", "int", "Only notes of the last this many days.", default=30, low=0,
             aliases=("days",)),
       K, Param("include_archive", "bool", "Also search archived days.", default=False, aliases=("archive",)),
-      read_only=True)
+      SCOPE, read_only=True)
 def notes_search(c: Caller, a: Args) -> dict[str, Any]:
-    hits = c.kb.notes.search(a["query"], days_back=a["days_back"], k=a["k"], include_archive=a["include_archive"])
+    hits = c.kb.notes_in(a["scope"]).search(a["query"], days_back=a["days_back"], k=a["k"],
+                                            include_archive=a["include_archive"])
     return {"success": True, "query": a["query"], "count": len(hits), "hits": [h.to_dict() for h in hits]}
 
 
@@ -422,9 +445,9 @@ def notes_search(c: Caller, a: Args) -> dict[str, Any]:
       Param("file", "text", "show: only this file.", choices=("MEMORY.md", "USER.md")),
       Param("make_room", "bool", "add: compress the file if the entry would pass its budget.", default=False),
       Param("force", "bool", "remove: allow removing more than half of a file's entries.", default=False),
-      REASON, destructive=True)
+      REASON, SCOPE, destructive=True)
 def hot_memory(c: Caller, a: Args) -> dict[str, Any]:
-    hot, action = c.kb.hot, a["action"]
+    hot, action = c.kb.hot_in(a["scope"]), a["action"]
     if action == "show":
         return hot.show(a["file"])
     if action == "add":
