@@ -71,7 +71,8 @@ def test_superseding_a_superseded_fact_names_the_current_head(kb: Kenning) -> No
 
 def test_expired_facts_leave_recall_but_stay_stored(kb: Kenning) -> None:
     past = datetime.now(UTC) - timedelta(days=1)
-    gone = kb.remember("The staging password rotates on Monday", expires_at=past)
+    gone = kb.remember("The staging password rotates on Monday")
+    kb.expire(gone.id, past)  # a past expiry is set on purpose: remember(expires_at=past) is refused
     kept = kb.remember("The staging server is staging.example.com", expires_at="30d")
     ids = [h.item.id for h in kb.recall("staging", k=10)]
     assert gone.id not in ids and kept.id in ids
@@ -129,7 +130,7 @@ def test_forget_stale_respects_the_idle_window(kb: Kenning) -> None:
 
 
 def test_forget_stale_removes_expired_facts(kb: Kenning) -> None:
-    fact = kb.remember("temporary: the demo account is demo/demo", expires_at="2000-01-01", importance=0.9)
+    fact = kb.expire(kb.remember("temporary: the demo account is demo/demo", importance=0.9).id, "2000-01-01")
     assert [f.id for f in kb.forget_stale(days=365, max_access=0)] == [fact.id]
 
 

@@ -410,7 +410,7 @@ def test_novelty_can_be_turned_off_and_on_for_a_batch(kb: Kenning) -> None:
 
 
 def test_an_expired_fact_is_neither_reinforced_nor_superseded_by_meaning(kb: Kenning) -> None:
-    old = kb.remember("the build takes 3 minutes", expires_at="2000-01-01")
+    old = kb.expire(kb.remember("the build takes 3 minutes").id, "2000-01-01")
     restated = kb.remember("Our build takes 3 minutes")
     assert restated.id != old.id and restated.reinforced == 0
     assert kb.remember("the build takes 4 minutes").supersedes == restated.id

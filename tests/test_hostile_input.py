@@ -15,7 +15,9 @@ from storekit import fingerprint
 def seeded(kb: Kenning) -> Kenning:
     kb.remember("a fact that must survive", tags=["keep"])
     kb.lessons.record(action="a", context="c", outcome="neutral", insight="i")
-    kb.entities.upsert("Alice", aliases=["ali"])
+    kb.entities.upsert("Alice", aliases=["ali"], notes="met at the conference in Berlin")
+    kb.notes.write("a note that must survive")
+    kb.hot.add("a hot entry that must survive")
     return kb
 
 
@@ -48,7 +50,41 @@ BAD_CALLS = {
     "bad since": lambda kb: kb.recall("x", since="yesterday-ish"),
     "negative days": lambda kb: kb.forget_stale(days=-1),
     "max_access as float": lambda kb: kb.forget_stale(max_access=1.5),
+    # text that cannot be written: what Python makes of bytes that are not UTF-8
+    "lone surrogate in content": lambda kb: kb.remember("abc\udcffdef"),
+    "lone surrogate in a tag": lambda kb: kb.remember("ok", tags=["a\udcff"]),
+    "lone surrogate in the source": lambda kb: kb.remember("ok", source="chat\udcff"),
+    "lone surrogate in a reason": lambda kb: kb.pin(kb.recall("survive", k=1)[0].item.id, reason="\ud800"),
+    "lone surrogate in a query": lambda kb: kb.recall("abc\udcff"),
+    "lone surrogate in an entity name": lambda kb: kb.entities.upsert("Bob\udcff"),
+    "lone surrogate in an attribute": lambda kb: kb.entities.upsert("Bob", attributes={"k": "v\udcff"}),
+    "lone surrogate in a lesson": lambda kb: kb.lessons.record(action="a\udcff", context="c", outcome="neutral",
+                                                               insight="i"),
+    "lone surrogate in a note": lambda kb: kb.notes.write("note \udcff"),
+    "lone surrogate in hot memory": lambda kb: kb.hot.add("entry \udcff"),
+    # times past what a calendar holds, or already gone
+    "expiry in the past": lambda kb: kb.remember("ok", expires_at="2020-01-01"),
+    "expiry a million years on": lambda kb: kb.remember("ok", expires_at="99999999d"),
+    "since a billion days ago": lambda kb: kb.recall("x", since="1000000000d"),
+    "until far in the future": lambda kb: kb.recall("x", until="+99999999y"),
+    # entities stay small enough to show whole
+    "NaN attribute": lambda kb: kb.entities.upsert("Bob", attributes={"score": float("nan")}),
+    "infinite attribute": lambda kb: kb.entities.upsert("Bob", attributes={"score": float("inf")}),
+    "10 MB attribute": lambda kb: kb.entities.upsert("Bob", attributes={"blob": "x" * 10_000_000}),
+    "101 attributes": lambda kb: kb.entities.upsert("Bob", attributes={f"k{i}": i for i in range(101)}),
+    "attribute nested 50 deep": lambda kb: kb.entities.upsert("Bob", attributes={"deep": _nested(50)}),
+    "10 MB entity notes": lambda kb: kb.entities.upsert("Bob", notes="n" * 10_000_000),
+    "notes grown past the limit": lambda kb: kb.entities.upsert("Alice", notes="m" * 19_990),
+    "kind of 1,000 characters": lambda kb: kb.entities.upsert("Bob", kind="k" * 1_000),
+    "200 aliases": lambda kb: kb.entities.upsert("Bob", aliases=[f"b{i}" for i in range(200)]),
 }
+
+
+def _nested(depth: int) -> object:
+    value: object = "leaf"
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 @pytest.mark.parametrize("call", BAD_CALLS.values(), ids=list(BAD_CALLS))
@@ -59,6 +95,7 @@ def test_bad_input_is_refused_clearly_and_changes_nothing(seeded: Kenning, call)
     message = str(info.value)
     assert 10 < len(message) < 400 and "\n" not in message
     assert fingerprint(seeded.settings.db_path) == before
+    assert "must survive" in (seeded.home / "MEMORY.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

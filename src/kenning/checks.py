@@ -8,6 +8,7 @@ import unicodedata
 
 from .errors import InvalidInput
 from .models import CATEGORIES, DEFAULT_SCOPE
+from .text import check_unicode
 
 MAX_TAGS = 50
 MAX_SCOPE = 200
@@ -55,6 +56,7 @@ def check_tags(tags: object) -> list[str]:
     for tag in tags:
         if not isinstance(tag, str) or "\x00" in tag or len(tag) > 100:
             raise InvalidInput(f"tag {tag!r} must be text of at most 100 characters")
+        check_unicode(tag, "a tag")
         tag = tag.strip()
         if tag and tag not in out:
             out.append(tag)

@@ -49,9 +49,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import fileio
 from .errors import InvalidInput, StoreError
 
 CONFIG_FILE = "kenning.toml"
+MAX_CONFIG_BYTES = 1 << 20
 DB_FILE = "kenning.db"
 SKILLS_DIR = "skills"
 
@@ -170,12 +172,13 @@ def _read_toml(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        data = fileio.read_or_none(path, limit=MAX_CONFIG_BYTES) or b""
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"config file {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8 or "
+                           "remove it") from None
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"config file {path} is not valid TOML: {exc}; fix or remove it") from exc
-    except OSError as exc:
-        raise StoreError(f"cannot read config file {path}: {exc}") from exc
+        raise InvalidInput(f"config file {path} is not valid TOML: {exc}; fix or remove it") from None
 
 
 def _int_or_none(value: object, what: str) -> int | None:

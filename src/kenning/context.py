@@ -45,6 +45,8 @@ TITLES = {"hot": "Hot memory", "catalog": "Skills", "skills": "Matching skills",
 MAX_SKILLS = 3
 SKILL_SHARE_OF_BEST = 0.6  # a skill is shown in full only if it scores at least this share of the best
 NOTES_DAYS_BACK = 30
+HEADING_TOKENS = 40
+HEADING_SHARE = 0.1
 _OUTCOME_ORDER = {"negative": 0, "neutral": 1, "positive": 2}
 
 
@@ -75,10 +77,11 @@ class Context:
     budget_tokens: int
     sections: tuple[Section, ...]
     cut: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    heading: str = ""  # the first line: the task, shortened to fit its share of the budget
 
     @property
     def markdown(self) -> str:
-        return _join(self.task, [s.text for s in self.sections])
+        return _join(self.heading, [s.text for s in self.sections])
 
     @property
     def tokens(self) -> int:
@@ -89,8 +92,25 @@ class Context:
                 "markdown": self.markdown, "sections": [s.to_dict() for s in self.sections], "cut": list(self.cut)}
 
 
-def _join(task: str, texts: Sequence[str]) -> str:
-    return "\n\n".join([f"# Context for: {' '.join(task.split())}", *texts]) + "\n"
+def _join(head: str, texts: Sequence[str]) -> str:
+    return "\n\n".join([head, *texts]) + "\n"
+
+
+def heading(task: str, budget: int) -> str:
+    """``# Context for: <task>``, the task cut (with "…") to at most ``HEADING_SHARE`` of the budget
+    and ``HEADING_TOKENS``: the heading counts against the budget like everything else."""
+    text = " ".join(task.split())
+    limit = max(16, min(HEADING_TOKENS, int(budget * HEADING_SHARE)))
+    if count_tokens(f"# Context for: {text}") <= limit:
+        return f"# Context for: {text}"
+    lo, hi = 0, len(text)  # the longest prefix that fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count_tokens(f"# Context for: {text[:mid].rstrip()}…") <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return f"# Context for: {text[:lo].rstrip()}…"
 
 
 def check_budget(budget: object) -> int:
@@ -105,9 +125,10 @@ class _Assembly:
     def __init__(self, task: str, budget: int) -> None:
         self.task = task
         self.budget = budget
+        self.heading = heading(task, budget)
         self.sections: list[Section] = []
         self.cut: list[dict[str, Any]] = []
-        self.used = count_tokens(_join(task, []))
+        self.used = count_tokens(_join(self.heading, []))
         self.carry = 0  # what earlier sections left unused of their shares
 
     def allowance(self, name: str) -> int:
@@ -133,7 +154,7 @@ class _Assembly:
         if kept:
             text = heading + "\n" + "\n".join(p.text for p in kept)
             self.sections.append(Section(name, title, text, count_tokens(text), tuple(p.source for p in kept)))
-            self.used = count_tokens(_join(self.task, [s.text for s in self.sections]))
+            self.used = count_tokens(_join(self.heading, [s.text for s in self.sections]))
         self.carry = max(0, allowance - (self.used - before))
 
     def finish(self) -> Context:
@@ -141,8 +162,8 @@ class _Assembly:
         while self.sections and self.used > self.budget:
             gone = self.sections.pop()
             self.cut.append({"section": gone.name, "what": gone.title, "reason": "the whole context was over budget"})
-            self.used = count_tokens(_join(self.task, [s.text for s in self.sections]))
-        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut))
+            self.used = count_tokens(_join(self.heading, [s.text for s in self.sections]))
+        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut), self.heading)
 
 
 def _label(part: Part) -> str:

@@ -19,10 +19,18 @@ from .memory import check_scope, new_id
 from .models import DEFAULT_SCOPE, Entity, render_entity
 from .records import item_from_row
 from .store import Store
-from .text import clean_content, normalize
+from .text import check_unicode, clean_content, normalize
 from .timeutil import to_epoch, utcnow
 
 NAME_LIMIT = 200
+# an entity is looked up by name and shown whole in every context that names it: a 10 MB attribute
+# once made a 71 MB database and a 9.6 s context, so what it holds is bounded
+MAX_ALIASES = 100
+MAX_ATTRIBUTES = 100  # names
+MAX_ATTRIBUTES_CHARS = 20_000  # all attributes as JSON
+MAX_DEPTH = 5  # of nested lists and objects in an attribute value
+MAX_NOTES_CHARS = 20_000  # the notes of an entity, all upserts together
+KIND_LIMIT = 100
 
 
 def name_key(name: str) -> str:
@@ -36,6 +44,8 @@ def _names(values: object, what: str) -> list[str]:
         values = [values]
     if not isinstance(values, list | tuple | set):
         raise InvalidInput(f"{what} must be a list of names")
+    if len(values) > MAX_ALIASES:
+        raise InvalidInput(f"{len(values)} {what} given; an entity has at most {MAX_ALIASES}")
     return [clean_content(v, what, NAME_LIMIT) for v in values]
 
 
@@ -48,12 +58,31 @@ def _attributes(value: object) -> dict[str, Any]:
     for key, val in value.items():
         if not isinstance(key, str) or not key.strip():
             raise InvalidInput(f"attribute names must be non-empty text, got {key!r}")
+        if _depth(val) > MAX_DEPTH:
+            raise InvalidInput(f"attribute {key.strip()[:60]!r} nests lists and objects more than {MAX_DEPTH} deep")
         out[key.strip()] = val
+    return check_attributes(out)
+
+
+def check_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    """``attributes`` if they are JSON (no NaN or infinity: JSON has none) within the limits."""
     try:
-        json.dumps(out)
+        size = len(check_unicode(json.dumps(attributes, ensure_ascii=False, allow_nan=False), "the attributes"))
     except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"attributes must be JSON values (text, numbers, lists, objects): {exc}") from None
-    return out
+        raise InvalidInput(f"attributes must be JSON values (text, finite numbers, lists, objects): {exc}") from None
+    if len(attributes) > MAX_ATTRIBUTES or size > MAX_ATTRIBUTES_CHARS:
+        raise InvalidInput(f"the attributes would be {len(attributes)} names and {size:,} characters of JSON; an entity "
+                           f"holds at most {MAX_ATTRIBUTES} and {MAX_ATTRIBUTES_CHARS:,}. Keep long text in a note or "
+                           "a file and store where it is")
+    return attributes
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, Mapping):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list | tuple):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
 
 
 class Entities:
@@ -105,8 +134,8 @@ class Entities:
         scope = check_scope(scope)
         new_aliases = [scrub.check(a, "alias") for a in _names(aliases, "aliases")]
         attrs = scrub.fields(_attributes(attributes))
-        note = scrub(clean_content(notes, "notes"), "notes") if notes not in (None, "") else ""
-        entity_kind = scrub(str(kind).strip(), "kind") if kind else None
+        note = scrub(clean_content(notes, "notes", MAX_NOTES_CHARS), "notes") if notes not in (None, "") else ""
+        entity_kind = scrub(clean_content(kind, "kind", KIND_LIMIT), "kind") if kind else None
         reason = scrub(reason, "reason")
         with self.store.transaction():
             row = self._find_row(clean_name, scope)
@@ -121,6 +150,7 @@ class Entities:
                         "remove it there first or pick another alias"
                     )
             merged = _merge(before, clean_name, entity_kind, new_aliases, attrs, note)  # type: ignore[arg-type]
+            _check_merged(merged)
             text = render_entity(**merged)
             vec = self.embedder.embed_passages([text])[0]
             now = to_epoch(utcnow())
@@ -150,6 +180,16 @@ class Entities:
             audit.record(self.store, "upsert_entity", before=before, after=entity, actor=self.actor, reason=reason)
             self.gate.audit(scrub, scope=scope, item_id=entity.id)
         return entity  # type: ignore[return-value]
+
+
+def _check_merged(merged: dict[str, Any]) -> None:
+    """What an upsert adds to a stored entity must keep it within the limits too."""
+    check_attributes(merged["attributes"])
+    if len(merged["notes"]) > MAX_NOTES_CHARS:
+        raise InvalidInput(f"the entity's notes would be {len(merged['notes']):,} characters; the limit is "
+                           f"{MAX_NOTES_CHARS:,}. Keep long text in a file and note where it is")
+    if len(merged["aliases"]) > MAX_ALIASES:
+        raise InvalidInput(f"the entity would have {len(merged['aliases'])} aliases; the limit is {MAX_ALIASES}")
 
 
 def _merge(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .errors import StoreError
 
+MAX_FILE_BYTES = 64 << 20  # the default bound of ``read_or_none``: a note or hot file is far smaller
 _thread_locks: dict[str, threading.RLock] = {}
 _guard = threading.Lock()
 
@@ -66,14 +67,23 @@ else:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def read_or_none(path: Path) -> bytes | None:
-    """The file's bytes, or None when it does not exist; any other failure is a StoreError."""
+def read_or_none(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The file's bytes, or None when it does not exist; a file over ``limit`` bytes is refused by
+    its size, before a byte is read, and any other failure is a StoreError too."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            data = fh.read(limit + 1) if size <= limit else b""
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise StoreError(f"{path} is a folder where kenning expects a file; move it away") from None
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if size > limit or len(data) > limit:  # (or it grew while being read)
+        raise StoreError(f"{path} is {max(size, len(data)):,} bytes; kenning reads at most {limit:,} there. Move "
+                         "the file away or shorten it")
+    return data
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -84,6 +84,11 @@ class Facts:
         text = scrub(clean_content(content), "content")
         cat = check_category(category)
         expires = parse_when(expires_at, "expires_at")
+        if expires is not None and expires <= utcnow():
+            raise InvalidInput(
+                f"expires_at {expires_at!s} is in the past ({expires:%Y-%m-%d %H:%M} UTC): the fact would never be "
+                "recalled. Give a future time ('30d', '2027-01-31'), or to mark a stored fact as no longer true "
+                "run `kenning expire ID`")
         if not isinstance(source, str) or not source.strip():
             raise InvalidInput(f"source must be a short label such as 'api' or 'chat', got {source!r}")
         if isinstance(mentions, bool) or not isinstance(mentions, int) or mentions < 1:
@@ -333,7 +338,8 @@ class Facts:
             scope=old.scope,
             category=overrides.get("category", old.category),
             confidence=overrides.get("confidence", old.confidence),
-            expires_at=overrides.get("expires_at", old.expires_at),
+            # an expiry that has passed is not inherited: the new statement is what holds now
+            expires_at=overrides.get("expires_at", None if old.is_expired(utcnow()) else old.expires_at),
             importance=overrides.get("importance", old.importance),
             source=overrides.get("source", old.source),
             pinned=old.pinned,

@@ -3,14 +3,33 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from .models import Entity, Fact, Item, Lesson
 from .timeutil import from_epoch
 
 
-def _list(raw: Any) -> tuple[str, ...]:
-    return tuple(json.loads(raw)) if raw else ()
+log = logging.getLogger("kenning.store")
+
+
+def _json(raw: Any, want: type, row: dict[str, Any], column: str) -> Any:
+    """A JSON column's value; a damaged one (not JSON, or not a ``want``) reads as empty, with a
+    warning naming the item, so one bad row cannot stop every recall (the next write replaces it)."""
+    if not raw:
+        return want()
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, want):
+        log.warning("item %s has a damaged %s value (%.60r); it is read as empty", row.get("id"), column, raw)
+        return want()
+    return value
+
+
+def _list(row: dict[str, Any], column: str) -> tuple[str, ...]:
+    return tuple(str(v) for v in _json(row[column], list, row, column))
 
 
 def item_from_row(row: dict[str, Any]) -> Item:
@@ -27,7 +46,7 @@ def item_from_row(row: dict[str, Any]) -> Item:
     if kind == "fact":
         return Fact(
             content=row["content"],
-            tags=_list(row["tags"]),
+            tags=_list(row, "tags"),
             confidence=float(row["confidence"]),
             category=row["category"],
             importance=float(row["importance"]),
@@ -44,15 +63,15 @@ def item_from_row(row: dict[str, Any]) -> Item:
             context=row["context"],
             outcome=row["outcome"],
             insight=row["insight"],
-            tags=_list(row["tags"]),
+            tags=_list(row, "tags"),
             applied_count=int(row["applied_count"]),
             **common,
         )
     return Entity(
         name=row["name"],
         entity_kind=row["entity_kind"] or "",
-        aliases=_list(row["aliases"]),
-        attributes=json.loads(row["attributes"]) if row["attributes"] else {},
+        aliases=_list(row, "aliases"),
+        attributes=_json(row["attributes"], dict, row, "attributes"),
         notes=row["notes"] or "",
         **common,
     )

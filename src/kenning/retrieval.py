@@ -36,7 +36,7 @@ from .models import KINDS, Hit
 from .records import item_from_row
 from .store import Store
 from .store.vectors import Scored, VectorCache
-from .text import query_words
+from .text import check_unicode, query_words
 from .timeutil import to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
@@ -103,6 +103,7 @@ def check_query(query: object) -> str:
         raise InvalidInput("the query is empty; say what to look for")
     if "\x00" in query:
         raise InvalidInput("the query contains a NUL byte; remove it")
+    check_unicode(query, "the query")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"the query is {len(query):,} characters; keep it under {MAX_QUERY_CHARS:,}")
     return query.strip()

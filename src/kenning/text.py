@@ -52,6 +52,7 @@ def clean_content(text: object, what: str = "content", limit: int = MAX_CONTENT_
         raise InvalidInput(f"{what} must be text, got {type(text).__name__}")
     if "\x00" in text:
         raise InvalidInput(f"{what} contains a NUL byte; remove it (binary data cannot be stored as text)")
+    check_unicode(text, what)
     stripped = text.strip()
     if not stripped:
         raise InvalidInput(f"{what} is empty; give the text to store")
@@ -61,6 +62,17 @@ def clean_content(text: object, what: str = "content", limit: int = MAX_CONTENT_
             "Store a summary and keep the full text in a file or a skill reference"
         )
     return stripped
+
+
+def check_unicode(text: str, what: str) -> str:
+    """``text``, or InvalidInput when it holds a lone surrogate (what Python makes of bytes that are
+    not UTF-8, such as ``kenning remember $'\\xff'``): it cannot be written to a file or the database."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"{what} holds a character that is not valid Unicode (at position {exc.start}: bytes "
+                           "that were not UTF-8?); write it again as UTF-8 text") from None
+    return text
 
 
 def holds(text: str, needles: Sequence[str]) -> bool:

@@ -9,6 +9,7 @@ from .errors import InvalidInput
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w|y)\s*$", re.IGNORECASE)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
+MAX_YEARS = 1000  # "99999999d" is a typo, not a plan: and datetime ends at the year 9999
 
 
 def utcnow() -> datetime:
@@ -26,11 +27,14 @@ def from_epoch(value: float | None) -> datetime | None:
 
 
 def parse_duration(text: str) -> timedelta:
-    """'90d', '12h', '2w', '30m' (minutes), '1y'."""
+    """'90d', '12h', '2w', '30m' (minutes), '1y'; at most ``MAX_YEARS`` years."""
     m = _DURATION.match(text)
     if not m:
         raise InvalidInput(f"duration {text!r} not understood; write a number and a unit: 30m, 12h, 7d, 2w, 1y")
-    return timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
+    seconds = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    if seconds > MAX_YEARS * _UNITS["y"]:
+        raise InvalidInput(f"duration {text.strip()!r} is more than {MAX_YEARS} years; give a shorter one, or none")
+    return timedelta(seconds=seconds)
 
 
 def parse_when(

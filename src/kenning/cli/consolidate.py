@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
-from kenning.errors import InvalidInput
+from kenning import fileio
+from kenning.errors import InvalidInput, StoreError
 
 from . import output
 from .state import json_option, pass_kenning
+
+MAX_TRANSCRIPT_BYTES = 64 << 20
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -22,9 +25,18 @@ if TYPE_CHECKING:
 def read_transcript(source: str) -> list[Any]:
     """Messages from a JSON list (or ``{"messages": [...]}``) or from JSON lines; ``-`` is stdin."""
     try:
-        raw = sys.stdin.read() if source == "-" else Path(source).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        if source == "-":
+            raw = sys.stdin.read(MAX_TRANSCRIPT_BYTES + 1)
+        else:
+            found = fileio.read_or_none(Path(source).expanduser(), limit=MAX_TRANSCRIPT_BYTES)
+            if found is None:
+                raise InvalidInput(f"cannot read the transcript {source}: there is no such file")
+            raw = found.decode("utf-8")
+    except (StoreError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot read the transcript {source}: {exc}") from None
+    if len(raw) > MAX_TRANSCRIPT_BYTES:
+        raise InvalidInput(f"the transcript on stdin is over {MAX_TRANSCRIPT_BYTES:,} characters; consolidate it "
+                           "in parts")
     text = raw.strip()
     try:
         data = json.loads(text) if text.startswith(("[", "{")) and not _is_jsonl(text) else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..text import check_unicode
 from .redact import RedactPolicy, redact
 
 
@@ -26,18 +27,22 @@ class EdgeRedactor:
         self.policy = policy or RedactPolicy()
         self.skill_policy = RedactPolicy(self.policy.mode, self.policy.categories & {"secrets"})
 
-    def text(self, value: str, *, secrets_only: bool = False) -> str:
+    def text(self, value: str, *, secrets_only: bool = False, what: str = "a text") -> str:
+        """``value`` masked; InvalidInput naming ``what`` when it is not valid Unicode (a lone
+        surrogate cannot be written, and would fail the write halfway as a bare UnicodeEncodeError)."""
+        check_unicode(value, what)
         return redact(value, self.skill_policy if secrets_only else self.policy).text
 
-    def value(self, value: Any, *, secrets_only: bool = False) -> Any:
+    def value(self, value: Any, *, secrets_only: bool = False, what: str = "a value") -> Any:
         """Every string in a JSON-like value masked, keys included; other values kept."""
         if isinstance(value, str):
-            return self.text(value, secrets_only=secrets_only)
+            return self.text(value, secrets_only=secrets_only, what=what)
         if isinstance(value, Mapping):
-            return {self.value(k, secrets_only=secrets_only): self.value(v, secrets_only=secrets_only)
+            return {self.value(k, secrets_only=secrets_only, what=what): self.value(v, secrets_only=secrets_only,
+                                                                                    what=what)
                     for k, v in value.items()}
         if isinstance(value, list | tuple):
-            return [self.value(v, secrets_only=secrets_only) for v in value]
+            return [self.value(v, secrets_only=secrets_only, what=what) for v in value]
         return value
 
     def data(self, content: bytes, *, secrets_only: bool = False) -> bytes:

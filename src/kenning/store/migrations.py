@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from ..errors import SchemaTooNew
+from ..errors import SchemaTooNew, StoreError
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -251,6 +251,21 @@ def migrate(conn: sqlite3.Connection, path: str) -> int:
             conn.execute("ROLLBACK")
             raise
     return LATEST
+
+
+TABLES = frozenset("""meta items entity_names items_fts items_vocab vectors audit skill_blobs skill_versions
+    skill_version_files skill_usage passage_vectors consolidated_messages schema_migrations""".split())
+
+
+def check_tables(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse, in one line, a database whose migrations say a table exists that does not (dropped
+    by hand, or a damaged file): every later query would fail with a bare "no such table"."""
+    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    missing = sorted(TABLES - present)
+    if missing:
+        raise StoreError(f"database {path} is damaged: its table{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing. Restore it from a "
+                         "backup, or move it away to start a new store (`kenning path` shows where it is)")
 
 
 def _statements(sql: str) -> list[str]:

@@ -31,7 +31,7 @@ from ..errors import EmbedderMismatch, StoreError
 from ..text import content_key, fts_match_expression, normalize, segment
 from . import access
 from .access import PendingAccesses
-from .migrations import migrate
+from .migrations import check_tables, migrate
 from .vectors import VectorCache
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class SQLiteStore:
             _use_wal(self._conn)
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self.schema_version = migrate(self._conn, str(path))
+            check_tables(self._conn, str(path))
             self._check_embedder(embedder_name, dim, allow_embedder_change)
         except sqlite3.DatabaseError as exc:
             self._conn.close()
@@ -361,7 +362,7 @@ class SQLiteStore:
         """The row with every string in it masked (``redactor``). A lookup key is a normalised,
         lower-cased copy of a text, where a secret's shape (``AKIA…`` in capitals) is lost: when its
         text had to be masked, the key is derived again from the masked text."""
-        out = {column: self.redactor.value(value) for column, value in row.items()}
+        out = {column: self.redactor.value(value, what=column) for column, value in row.items()}
         for key, text, derive in _DERIVED_KEYS:
             if row.get("kind") == "entity" and key == "content_key":
                 text = "name"
@@ -408,10 +409,10 @@ class SQLiteStore:
                 "VALUES (:at, :action, :item_id, :kind, :scope, :actor, :reason, :before, :after)",
                 {
                     **entry,
-                    "actor": self.redactor.text(str(entry.get("actor") or "")),
-                    "reason": self.redactor.text(str(entry.get("reason") or "")),
-                    "before": _json_or_none(self.redactor.value(entry.get("before"))),
-                    "after": _json_or_none(self.redactor.value(entry.get("after"))),
+                    "actor": self.redactor.text(str(entry.get("actor") or ""), what="the actor"),
+                    "reason": self.redactor.text(str(entry.get("reason") or ""), what="the reason"),
+                    "before": _json_or_none(self.redactor.value(entry.get("before"), what="the audit entry")),
+                    "after": _json_or_none(self.redactor.value(entry.get("after"), what="the audit entry")),
                 },
             )
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..blas import product
+from ..errors import StoreError
 from . import snapshot
 
 EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is scored exactly
@@ -111,6 +112,11 @@ class VectorCache:
     def _append(self, rows: list[tuple[int, bytes, str, str]]) -> None:
         if not rows:
             return
+        width = self.dim * 4
+        for rowid, blob, _, _ in rows:
+            if len(blob) != width:
+                raise StoreError(f"the vector of item rowid {rowid} is damaged ({len(blob)} bytes, {width} expected); "
+                                 "run `kenning reindex` to embed every item again")
         start, end = self._size, self._size + len(rows)
         if end > len(self._rowids):
             capacity = max(end, int(len(self._rowids) * GROWTH), MIN_CAPACITY)
