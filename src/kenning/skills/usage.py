@@ -64,7 +64,7 @@ def record(store: Store, name: str, event: str, *, actor: str, outcome: str | No
     with store.transaction() as conn:
         conn.execute(
             "INSERT INTO skill_usage (at, name, event, outcome, detail, actor) VALUES (?, ?, ?, ?, ?, ?)",
-            (to_epoch(utcnow()), name, event, outcome, detail[:MAX_NOTE], actor),
+            (to_epoch(utcnow()), name, event, outcome, store.redactor.text(detail[:MAX_NOTE], what="the note"), actor),
         )
 
 

@@ -86,17 +86,23 @@ def record(
     version_field: str | None,
     deleted: bool = False,
 ) -> int:
-    """Store one state of the skill at ``loc``; returns its number. Joins the caller's transaction."""
+    """Store one state of the skill at ``loc``; returns its number. Joins the caller's transaction.
+
+    The checksum is of the files as they are (it tells a later hand edit); the stored bytes pass the
+    store's edge like every other text (secrets masked, as in the skill files kenning writes), so a
+    key pasted into a hand-made skill is not kept in the database."""
+    edge = store.redactor
     with store.transaction() as conn:
         number = _next_number(conn, loc)
         cur = conn.execute(
             "INSERT INTO skill_versions (name, source, root, rel_path, number, action, checksum, version_field, "
             "at, actor, reason, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (loc.name, loc.source, str(loc.root), loc.rel_path, number, action, checksum(files), version_field,
-             to_epoch(utcnow()), actor, reason, int(deleted)),
+             to_epoch(utcnow()), actor, edge.text(reason, what="the reason"), int(deleted)),
         )
         version_id = int(cur.lastrowid or 0)
-        for path, data in sorted(files.items()):
+        for path, raw in sorted(files.items()):
+            data = edge.data(raw, secrets_only=True)
             sha = hashlib.sha256(data).hexdigest()
             conn.execute("INSERT OR IGNORE INTO skill_blobs (sha256, content) VALUES (?, ?)", (sha, data))
             conn.execute(
