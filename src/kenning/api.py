@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import audit
+from . import audit, fileio
 from .config import Settings, load_settings
 from .embed import Embedder, OpenAIEmbedder, default_embedder
 from .entities import Entities
@@ -196,6 +196,8 @@ class Kenning:
         ``~/.kenning``). ``embedder`` overrides the configured one; ``project_dir`` (default: the
         working directory) is where project skills are looked for."""
         settings = load_settings(home)
+        # what a writer killed mid-write left (skills have their own sweep, which also mends folders)
+        fileio.sweep(settings.home, skip=(settings.skills_dir,))
         emb = embedder or make_embedder(settings)
         store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
                            snapshot=settings.cache_dir / "vectors.snapshot",

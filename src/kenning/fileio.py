@@ -4,21 +4,33 @@
 ``msvcrt.locking`` on Windows) for the duration of a read-modify-write, so two processes never
 interleave their changes; ``atomic_write`` replaces a file through a temporary file, fsync and
 rename, so a reader sees the old content or the new one, never half of it.
+
+A temporary file is named ``.<name>.<host>-<pid>.<random>.tmp``: a writer killed before its rename
+leaves it behind, and ``abandoned`` tells such a file by its writer (this host, and that process is
+gone) or, when the writer cannot be known (another host, an older name), by its age
+(``ABANDONED_AFTER_S``: a younger one may belong to a live writer). ``remove_abandoned_temporaries``
+clears a folder of them; ``Kenning.open`` does so for the data directory.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
+import socket
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import StoreError
 
 MAX_FILE_BYTES = 64 << 20  # the default bound of ``read_or_none``: a note or hot file is far smaller
+ABANDONED_AFTER_S = 3600  # a temporary file this old, whose writer is unknown, was left by a killed process
+_TEMPORARY = re.compile(r"\..+?\.(?:(?P<host>[0-9a-f]{6})-(?P<pid>\d+)\.)?[^./]+\.tmp")
 _thread_locks: dict[str, threading.RLock] = {}
 _guard = threading.Lock()
 
@@ -94,7 +106,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             mode = path.stat().st_mode & 0o777
         except OSError:
             mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -107,6 +119,75 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def temporary_prefix(path: Path) -> str:
+    """The start of the name of a temporary file written before ``path`` is replaced: it names
+    this host and process, so that a killed writer's leftover is known for one at once."""
+    return f".{path.name}.{_HOST}-{os.getpid()}."
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is one of ``atomic_write``'s temporary files."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def abandoned(path: Path, now: float | None = None) -> bool:
+    """Whether a temporary file (or a folder left mid-removal) belongs to no live writer: its writer's
+    process is gone (when the name says which, on this host), else it is older than ``ABANDONED_AFTER_S``."""
+    m = _TEMPORARY.fullmatch(path.name)
+    if m is not None and m["host"] == _HOST and m["pid"] is not None:
+        return not _alive(int(m["pid"]))
+    try:
+        age = (time.time() if now is None else now) - path.lstat().st_mtime
+    except OSError:
+        return False
+    return age > ABANDONED_AFTER_S
+
+
+def remove_abandoned_temporaries(folder: Path, now: float | None = None) -> int:
+    """Remove the temporary files killed writers left in ``folder`` (not below it); how many."""
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if is_temporary(entry.name) and entry.is_file(follow_symlinks=False) and abandoned(Path(entry.path), now):
+            with contextlib.suppress(OSError):  # another process removed it first
+                os.unlink(entry.path)
+                removed += 1
+    return removed
+
+
+def sweep(root: Path, *, skip: tuple[Path, ...] = (), max_folders: int = 10_000) -> int:
+    """``remove_abandoned_temporaries`` in ``root`` and the folders below it (links not followed,
+    ``skip`` and hidden folders left out, at most ``max_folders`` looked at); how many were removed."""
+    removed, seen = 0, 0
+    left_out = {os.path.abspath(p) for p in skip}
+    for folder, dirs, _ in os.walk(os.path.abspath(root)):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and os.path.join(folder, d) not in left_out
+                   and not os.path.islink(os.path.join(folder, d))]
+        removed += remove_abandoned_temporaries(Path(folder))
+        seen += 1
+        if seen >= max_folders:
+            break
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # another user's process, or a platform that cannot tell: assume it is alive
+    return True
+
+
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 
 
 def fsync_dir(folder: Path) -> None:

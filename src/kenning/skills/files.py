@@ -17,12 +17,10 @@ import re
 import secrets
 import shutil
 import stat
-import time
 from pathlib import Path
 
 from .. import fileio
 from ..errors import Conflict, Forbidden, InvalidInput
-from ..store.snapshot import ABANDONED_AFTER_S
 from .model import LINKED_DIRS, SKILL_FILE
 from .sources import inside
 
@@ -131,39 +129,6 @@ def trash_origin(trash: Path) -> Path | None:
         return None
     base, _, tag = name[1:].rpartition(TRASH_MARK)
     return trash.with_name(base) if base and len(tag) == 8 and all(c in "0123456789abcdef" for c in tag) else None
-
-
-def abandoned(path: Path, now: float | None = None) -> bool:
-    """Whether a temporary file or folder was left by a writer that never finished: older than
-    ``store.snapshot.ABANDONED_AFTER_S`` (the vector snapshot's rule; a younger one may belong to
-    a live writer, perhaps of another store sharing a project's skills)."""
-    try:
-        age = (time.time() if now is None else now) - path.lstat().st_mtime
-    except OSError:
-        return False
-    return age > ABANDONED_AFTER_S
-
-
-def is_temporary(name: str) -> bool:
-    """A file name ``fileio.atomic_write`` writes to before renaming: ``.<name>.<random>.tmp``."""
-    return name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3
-
-
-def remove_abandoned_temporaries(folder: Path, now: float | None = None) -> int:
-    """Remove the temporary files a killed writer left in ``folder`` (not below it); how many."""
-    removed = 0
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        if is_temporary(entry.name) and entry.is_file(follow_symlinks=False) and abandoned(Path(entry.path), now):
-            try:
-                os.unlink(entry.path)
-                removed += 1
-            except OSError:
-                pass  # removed or replaced by another process meanwhile
-    return removed
 
 
 def file_size(path: Path, rel: str, limit: int, what: str = "file") -> int:

@@ -11,7 +11,7 @@ and one killed inside ``fileio.atomic_write`` leaves its temporary file. So:
   state first, as always.
 - temporary files (``.<name>.<random>.tmp``) and folders a delete renamed away
   (``.<name>.deleted-<hex>``) are settled once per ``Skills``, when they are older than an hour
-  (``files.abandoned``: a younger one may belong to a live writer, perhaps of another store sharing
+  (``fileio.abandoned``: a younger one may belong to a live writer, perhaps of another store sharing
   the project's skills). A temporary file is removed. A renamed-away folder whose deletion was
   recorded (killed while removing it, so perhaps half removed) is removed, after recording any file
   in it that history lacks; one whose deletion was not recorded (killed before the commit) is put
@@ -25,6 +25,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from .. import fileio
 from ..errors import Conflict
 from ..store import Store
 from ..timeutil import to_epoch, utcnow
@@ -116,7 +117,7 @@ def sweep(store: Store, source: Source, actor: str, now: float | None = None) ->
     while stack and visited < MAX_FOLDERS:
         folder = stack.pop()
         visited += 1
-        files.remove_abandoned_temporaries(folder, now)
+        fileio.remove_abandoned_temporaries(folder, now)
         try:
             entries = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
         except OSError:
@@ -132,7 +133,7 @@ def sweep(store: Store, source: Source, actor: str, now: float | None = None) ->
 
 def _settle_trash(store: Store, source: Source, trash: Path, origin: Path, actor: str, now: float | None) -> None:
     """Finish a deletion that was recorded, or undo one that was not (see the module docstring)."""
-    if not files.abandoned(trash, now):
+    if not fileio.abandoned(trash, now):
         return
     loc = Location(source.name, source.root, origin.relative_to(source.root).as_posix(), origin.name)
     try:

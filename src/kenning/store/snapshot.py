@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from .. import fileio
+
 MAGIC = "kenning vector snapshot 1"
 MAX_HEADER_BYTES = 16 << 20  # the JSON header: identity, sizes, scope and kind names
-ABANDONED_AFTER_S = 3600  # a temporary file this old was left by a process killed while writing
 
 
 @dataclass
@@ -54,7 +54,7 @@ def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
               "centre": snap.centre is not None, "crc32": _checksum(arrays)}
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_abandoned(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=fileio.temporary_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             _write(fh, np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
@@ -67,10 +67,11 @@ def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
 
 
 def _remove_abandoned(path: Path) -> None:
-    """Temporary files of writers that never finished (a killed process): each is as big as the snapshot."""
-    for tmp in path.parent.glob(f"{path.name}*.tmp"):
+    """Temporary files of writers that never finished (a killed process): each is as big as the
+    snapshot (``fileio.abandoned``; names of older versions, without a leading dot, by age)."""
+    for tmp in [*path.parent.glob(f"{path.name}*.tmp"), *path.parent.glob(f".{path.name}.*.tmp")]:
         try:
-            if time.time() - tmp.stat().st_mtime > ABANDONED_AFTER_S:
+            if fileio.abandoned(tmp):
                 tmp.unlink()
         except OSError:
             pass  # another process removed or replaced it meanwhile
