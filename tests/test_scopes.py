@@ -94,3 +94,24 @@ def test_context_for_one_scope_shows_nothing_of_another(kb: Kenning) -> None:
         ctx = kb.context("vault code", scope=scope)
         assert "4711" not in ctx.markdown and "4711" not in json.dumps(ctx.to_dict(), ensure_ascii=False)
     assert kb.context("vault code", scope="user:alice").markdown.count("4711") >= 3
+
+
+def test_a_consolidation_in_one_scope_is_not_in_another_scopes_context(tmp_path: Path) -> None:
+    """The issue's reproduction: consolidated for alice, asked for by bob."""
+    home = tmp_path / "h"
+    chat = tmp_path / "c.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "remember that the vault code is 4711"},
+                                {"role": "assistant", "content": "Noted."}]), encoding="utf-8")
+    runner = CliRunner(env={"COLUMNS": "200"})
+
+    def run(*args: str) -> str:
+        result = runner.invoke(cli, ["--home", str(home), *args], prog_name="kenning")
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    run("consolidate", str(chat), "--scope", "user:alice")
+    assert "4711" in run("context", "vault code", "--scope", "user:alice")
+    for scope in ("user:bob", "default"):
+        out = run("context", "vault code", "--scope", scope, "--json")
+        assert "4711" not in out
+        assert "4711" not in run("note", "search", "vault code", "--scope", scope, "--json")
