@@ -162,3 +162,21 @@ def test_the_audit_log_stays_append_only_but_for_a_purge_blank(kb: Kenning) -> N
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 conn.execute(sql)
         conn.execute("UPDATE audit SET reason = '', before = NULL, after = '{\"purged\": \"sha256:0\"}'")
+
+
+def test_purging_an_item_takes_every_item_holding_its_text_and_nothing_else(kb: Kenning) -> None:
+    said = kb.remember(f"the door code is {SECRET}")
+    also = kb.lessons.record(action=f"told a visitor the door code is {SECRET}", context="office",
+                             outcome="negative", insight="never say codes aloud")
+    other = kb.remember("the door code changes monthly", scope="user:bob")
+    report = kb.purge(said.id)
+    assert set(report.items) == {said.id, also.id}
+    assert kb.get(other.id).content == "the door code changes monthly"
+    assert on_disk(kb.home, SECRET) == []
+
+
+def test_a_short_chinese_match_is_enough(kb: Kenning) -> None:
+    kb.remember("门禁密码在前台")
+    kb.remember("前台九点开门")
+    report = kb.purge(match="门禁")
+    assert len(report.items) == 1 and [h.item.content for h in kb.recall("前台", k=5)] == ["前台九点开门"]
