@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import StoreError
+from .errors import InvalidInput, KenningError, StoreError
 
 MAX_FILE_BYTES = 64 << 20  # the default bound of ``read_or_none``: a note or hot file is far smaller
 ABANDONED_AFTER_S = 3600  # a temporary file this old, whose writer is unknown, was left by a killed process
@@ -79,9 +79,12 @@ else:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def read_or_none(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """The file's bytes, or None when it does not exist; a file over ``limit`` bytes is refused by
-    its size, before a byte is read, and any other failure is a StoreError too."""
+def read_or_none(path: Path, limit: int = MAX_FILE_BYTES, *, what: str | None = None,
+                 error: type[KenningError] = StoreError) -> bytes | None:
+    """The file's bytes, or None when it does not exist. A file over ``limit`` bytes is refused by
+    its size, before a byte is read (and never more than ``limit`` are read, should it grow), and any
+    other failure too: ``error`` naming ``what`` (default: the path)."""
+    name = what or str(path)
     try:
         with path.open("rb") as fh:
             size = os.fstat(fh.fileno()).st_size
@@ -89,13 +92,27 @@ def read_or_none(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
     except FileNotFoundError:
         return None
     except IsADirectoryError:
-        raise StoreError(f"{path} is a folder where kenning expects a file; move it away") from None
+        raise error(f"{name} is a folder where a file is expected; move it away") from None
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise error(f"cannot read {name}: {exc.strerror or exc}") from None
     if size > limit or len(data) > limit:  # (or it grew while being read)
-        raise StoreError(f"{path} is {max(size, len(data)):,} bytes; kenning reads at most {limit:,} there. Move "
-                         "the file away or shorten it")
+        raise error(f"{name} is {max(size, len(data)):,} bytes; the limit is {limit:,} ({size_text(limit)}), so it was "
+                    "not read. Move the file away or shorten it")
     return data
+
+
+def read_limited(path: Path, limit: int, *, what: str | None = None,
+                 error: type[KenningError] = InvalidInput) -> bytes:
+    """``read_or_none`` for a file that must exist (one a person named): a missing one is ``error``."""
+    data = read_or_none(path, limit, what=what, error=error)
+    if data is None:
+        raise error(f"cannot read {what or path}: there is no such file")
+    return data
+
+
+def size_text(n: int) -> str:
+    """A byte count for people: '1 MiB', '512 KiB'."""
+    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 else f"{n / 1024:g} KiB"
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -11,7 +11,7 @@ import click
 from rich.text import Text
 
 from kenning import fileio
-from kenning.errors import InvalidInput, StoreError
+from kenning.errors import InvalidInput
 
 from . import output
 from .state import json_option, pass_kenning
@@ -28,12 +28,10 @@ def read_transcript(source: str) -> list[Any]:
         if source == "-":
             raw = sys.stdin.read(MAX_TRANSCRIPT_BYTES + 1)
         else:
-            found = fileio.read_or_none(Path(source).expanduser(), limit=MAX_TRANSCRIPT_BYTES)
-            if found is None:
-                raise InvalidInput(f"cannot read the transcript {source}: there is no such file")
-            raw = found.decode("utf-8")
-    except (StoreError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"cannot read the transcript {source}: {exc}") from None
+            raw = fileio.read_limited(Path(source).expanduser(), MAX_TRANSCRIPT_BYTES,
+                                      what=f"the transcript {source}").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"the transcript {source} is not UTF-8 text (byte {exc.start})") from None
     if len(raw) > MAX_TRANSCRIPT_BYTES:
         raise InvalidInput(f"the transcript on stdin is over {MAX_TRANSCRIPT_BYTES:,} characters; consolidate it "
                            "in parts")

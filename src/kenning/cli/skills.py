@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import click
 from rich.text import Text
 
+from kenning import fileio
 from kenning.errors import Conflict, InvalidInput
 
 from . import output
@@ -60,18 +61,7 @@ def _read_input(source: str | None, text: str | None, what: str, limit: int) -> 
         if len(data) > limit:
             raise InvalidInput(f"the {what} on stdin is more than {limit:,} bytes, the limit for it")
         return data
-    path = Path(str(source)).expanduser()
-    try:
-        size = path.stat().st_size
-        if size > limit:
-            raise InvalidInput(f"{source} is {size:,} bytes; the limit for the {what} is {limit:,}, so it was not read")
-        with path.open("rb") as fh:
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {source}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise InvalidInput(f"{source} grew past {limit:,} bytes, the limit for the {what}, while being read")
-    return data
+    return fileio.read_limited(Path(str(source)).expanduser(), limit, what=f"the {what} {source}")
 
 
 def _as_text(data: bytes, what: str) -> str:

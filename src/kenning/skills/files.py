@@ -138,27 +138,15 @@ def file_size(path: Path, rel: str, limit: int, what: str = "file") -> int:
     except OSError as exc:
         raise InvalidInput(f"cannot read {what} {rel!r}: {exc.strerror or exc}") from None
     if size > limit:
-        raise InvalidInput(f"{what} {rel!r} is {size:,} bytes; the limit is {limit:,} ({_mib(limit)}), "
+        raise InvalidInput(f"{what} {rel!r} is {size:,} bytes; the limit is {limit:,} ({fileio.size_text(limit)}), "
                            "so it was not read")
     return size
 
 
 def read_limited(path: Path, rel: str, limit: int, what: str = "file") -> bytes:
-    """The bytes of ``path``, its size checked first (``file_size``), and at most ``limit`` read even
-    if it grows meanwhile."""
-    file_size(path, rel, limit, what)
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {what} {rel!r}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise InvalidInput(f"{what} {rel!r} grew past the limit of {limit:,} bytes ({_mib(limit)}) while being read")
-    return data
-
-
-def _mib(n: int) -> str:
-    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 else f"{n / 1024:g} KiB"
+    """The bytes of ``path``, its size checked first, and at most ``limit`` read even if it grows
+    meanwhile (``fileio.read_limited``)."""
+    return fileio.read_limited(path, limit, what=f"{what} {rel!r}")
 
 
 def snapshot(skill_dir: Path) -> dict[str, bytes]:
@@ -195,8 +183,8 @@ def _too_large(skill_dir: Path, rel: str, size: int, by_count: bool) -> str:
     if by_count:
         what = f"holds more than {MAX_SNAPSHOT_FILES} files"
     else:
-        what = (f"would hold more than {MAX_SNAPSHOT_BYTES:,} bytes ({_mib(MAX_SNAPSHOT_BYTES)}) with {rel!r} "
-                f"({size:,} bytes)")
+        what = (f"would hold more than {MAX_SNAPSHOT_BYTES:,} bytes ({fileio.size_text(MAX_SNAPSHOT_BYTES)}) "
+                f"with {rel!r} ({size:,} bytes)")
     return (f"skill folder {skill_dir} {what}: too large to keep versions of, so nothing was read or changed; "
             "move large files out of the skill, or change it by hand")
 
