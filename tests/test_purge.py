@@ -180,3 +180,9 @@ def test_a_short_chinese_match_is_enough(kb: Kenning) -> None:
     kb.remember("前台九点开门")
     report = kb.purge(match="门禁")
     assert len(report.items) == 1 and [h.item.content for h in kb.recall("前台", k=5)] == ["前台九点开门"]
+
+
+def test_a_purge_makes_no_folder_for_a_scope_without_files(kb: Kenning) -> None:
+    kb.remember(f"the key is {SECRET}", scope="team:ops")
+    kb.purge(match=SECRET)
+    assert not (kb.home / "scopes").exists()

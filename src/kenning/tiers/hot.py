@@ -330,6 +330,8 @@ class HotMemory:
         """Remove every entry linked to one of ``item_ids`` or holding one of ``needles`` (any case),
         and every backup holding one, for ``kenning purge``; returns the entries. Nothing is picked
         up first: reconciling would store a removed line again as a new fact."""
+        if not any((self.home / name).exists() for name in FILES):
+            return []  # nothing to purge, and no folder or lock file is made for it
         with self._session(write=not dry_run, reconcile=False) as state:
             gone = [e for e in state.entries if e.item_id in item_ids or holds(e.text, needles)]
             if dry_run or not gone:

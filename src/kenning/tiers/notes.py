@@ -345,6 +345,8 @@ class Notes:
         their archive and HISTORY.md, for ``kenning purge``; returns the paragraphs removed (with
         ``dry_run``, that would be removed)."""
         removed: list[str] = []
+        if not self.home.is_dir():
+            return removed  # a scope without files: no folder or lock file is made for it
         with nullcontext() if dry_run else locked(self._days_lock):
             for day, _ in self._days(DAILY_DIR, archived=False):
                 removed += self._purge_file(daily_name(day), needles, dry_run, partial(daily_paragraphs, day=day))
