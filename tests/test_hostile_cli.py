@@ -38,7 +38,8 @@ def run(home: Path, *args: str) -> Result:
 
 def one_line_error(result: Result, *words: str) -> None:
     assert result.exit_code in (1, 2), result.output
-    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
     for word in words:

@@ -34,6 +34,7 @@ from .models import DEFAULT_SCOPE, Fact
 from .passages import PassageVectors
 from .records import item_from_row
 from .text import has_cjk
+from .tiers.maintain import scopes
 
 if TYPE_CHECKING:
     from .api import Kenning
@@ -85,13 +86,13 @@ def purge(kb: Kenning, item_id: str | None = None, *, scope: str | None = None, 
         counts, paths = _scope_files(kb, targets.scope or DEFAULT_SCOPE, dry_run)
         gone_texts: list[str] = []
     else:
-        counts, gone_texts, linked = _files(kb, targets, ids, dry_run)
+        counts, gone_texts, linked = _files(kb, targets.scopes, ids, _needles(targets, targets.rows), dry_run)
         ids |= linked
         paths = ()
     # the facts of hot entries that held the text, though their rows may not (edited since)
     extra = (kb.store.get(i) for i in sorted(ids - {str(r["id"]) for r in targets.rows}))
     rows = targets.rows + [r for r in extra if r is not None]
-    needles = targets.needles + [str(r["content"]) for r in rows]
+    needles = _needles(targets, rows)
     blank = kb.store.audit_to_blank(sorted(ids), needles, targets.scope if targets.mode == "scope" else None)
     feedback = kb.store.blank_usage_notes(targets.needles, dry_run=True)
     report = Purge(targets.mode, targets.scope, dry_run, tuple(sorted(ids)), len(blank), *counts,
@@ -136,8 +137,6 @@ def _targets(kb: Kenning, item_id: str | None, scope: str | None, match: str | N
     if len(text) < (2 if has_cjk(text) else MIN_MATCH):
         raise InvalidInput(f"--match {match!r} is too short: give at least {MIN_MATCH} characters (2 in Chinese), "
                            "or the item id, so that a purge cannot remove more than was meant")
-    from .tiers.maintain import scopes
-
     within = None if scope is None else check_scope(scope)
     return _Targets("match", within, _holding(kb, [text], within), [within] if within else scopes(kb), [text])
 
@@ -156,15 +155,19 @@ def _by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({str(r["id"]): r for r in rows}.values())
 
 
-def _files(kb: Kenning, targets: _Targets, ids: set[str],
+def _needles(targets: _Targets, rows: list[dict[str, Any]]) -> list[str]:
+    """The texts removed wherever they stand: the one named, and each purged item's."""
+    return targets.needles + [str(r["content"]) for r in rows]
+
+
+def _files(kb: Kenning, scopes: list[str], ids: set[str], needles: list[str],
            dry_run: bool) -> tuple[tuple[int, int, int], list[str], set[str]]:
-    """Hot entries, note paragraphs and transcript messages holding the text, in the scopes searched:
-    the counts, the texts removed, and the facts the removed hot entries stood for."""
-    needles = targets.needles + [str(r["content"]) for r in targets.rows]
+    """Hot entries (linked to ``ids`` or holding a needle), note paragraphs and transcript messages
+    holding a needle, in ``scopes``: the counts, the texts removed, and the facts of those entries."""
     hot = notes = messages = 0
     texts: list[str] = []
     linked: set[str] = set()
-    for scope in targets.scopes:
+    for scope in scopes:
         entries = kb.hot_in(scope).purge(ids, needles, dry_run=dry_run)
         paragraphs = kb.notes_in(scope).purge(needles, dry_run=dry_run)
         messages += purge_transcripts(kb.home, scope, needles, dry_run=dry_run)

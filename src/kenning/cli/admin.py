@@ -133,13 +133,12 @@ def purge(kb: Kenning, item_id: str | None, scope: str | None, match: str | None
       kenning purge --scope user:alice --dry-run
       kenning purge --match "vault code 4711" --yes
     """
-    plan = kb.purge(item_id, scope=scope, match=match, dry_run=True)
     if not dry_run and not yes:
         if as_json or not sys.stdin.isatty():
             raise click.UsageError("purge removes text for good: pass --yes to confirm (or --dry-run to look first)")
-        output.show(_purge_table(plan, "Would purge"))
+        output.show(_purge_table(kb.purge(item_id, scope=scope, match=match, dry_run=True), "Would purge"))
         click.confirm("Purge this for good?", abort=True)
-    result = plan if dry_run else kb.purge(item_id, scope=scope, match=match)
+    result = kb.purge(item_id, scope=scope, match=match, dry_run=dry_run)
     if as_json:
         output.print_json(result.to_dict())
         return
