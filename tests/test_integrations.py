@@ -15,10 +15,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kenning.cli import cli
+from kenning.integrations import clients
 from kenning.integrations.hooks import read_new_lines, transcript_messages
 from kenning.integrations.install import install, uninstall
 
-KENNING_ENTRY = {"command": "kenning", "args": ["mcp"]}
+PORTABLE_ENTRY = {"command": "kenning", "args": ["mcp"]}  # what a shared file gets
 
 
 @pytest.fixture
@@ -55,11 +56,16 @@ def write(path: Path, text: str) -> bytes:
 
 
 def backups(path: Path) -> list[Path]:
-    return sorted(path.parent.glob(f"{path.name}.kenning-backup-*"))
+    """The copies of ``path`` install kept in $KENNING_HOME/backups (none may be beside it)."""
+    assert not list(path.parent.glob("*kenning-backup*"))
+    sidecars = sorted(Path(os.environ["KENNING_HOME"]).glob("backups/*.json"))
+    return [s.with_suffix("") for s in sidecars if json.loads(s.read_text()).get("original") == str(path)]
 
 
 def kenning_entry(isolated_home: Path, **extra: Any) -> dict[str, Any]:
-    return {**extra, **KENNING_ENTRY, "env": {"KENNING_HOME": str(isolated_home.resolve())}}
+    """What a personal install writes: this kenning by absolute path, told the chosen data directory."""
+    return {**extra, "command": clients.this_kenning().argv[0], "args": ["mcp"],
+            "env": {"KENNING_HOME": str(isolated_home.resolve())}}
 
 
 MCP_JSON = """{
@@ -125,23 +131,24 @@ this is text, not a table
 # -- Claude Code ---------------------------------------------------------------------------------------
 
 
-def test_claude_code_project_round_trip_leaves_the_files_byte_identical(proj: Path, isolated_home: Path) -> None:
+def test_claude_code_shared_round_trip_leaves_the_files_byte_identical(proj: Path, isolated_home: Path) -> None:
     mcp = write(proj / ".mcp.json", MCP_JSON)
     settings = write(proj / ".claude" / "settings.json", SETTINGS_JSON)
 
-    report = run_json("install", "claude-code", "--project", str(proj))
+    report = run_json("install", "claude-code", "--shared", "--project", str(proj))
 
     assert report["changed"] and report["scope"] == "project"
     servers = json.loads((proj / ".mcp.json").read_text())["mcpServers"]
     assert servers["github"]["command"] == "npx"
-    assert servers["kenning"] == kenning_entry(isolated_home, type="stdio")
+    assert servers["kenning"] == {"type": "stdio", **PORTABLE_ENTRY}  # no data path or venv path for the team
     data = json.loads((proj / ".claude" / "settings.json").read_text())
     assert data["model"] == "opus" and data["permissions"] == {"allow": ["Bash(npm test)"]}
     session_start = data["hooks"]["SessionStart"]
     assert session_start[0]["hooks"][0]["command"] == "echo 'branch: main'"  # the user's hook stays first
     assert "hook session-start --budget" in session_start[1]["hooks"][0]["command"]
     assert "matcher" not in session_start[1]  # fires on startup, resume, clear and compact
-    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"].endswith("hook pre-compact")
+    assert data["hooks"]["PreCompact"][0]["hooks"][0]["command"] == (
+        "command -v kenning >/dev/null 2>&1 || exit 0; kenning hook pre-compact")
     end = data["hooks"]["SessionEnd"][0]["hooks"][0]
     assert end["command"].endswith("hook session-end") and end["timeout"] == 60
     assert data["hooks"]["PreToolUse"] == json.loads(SETTINGS_JSON)["hooks"]["PreToolUse"]
@@ -149,7 +156,7 @@ def test_claude_code_project_round_trip_leaves_the_files_byte_identical(proj: Pa
     assert [b.read_bytes() for b in backups(proj / ".mcp.json")] == [mcp]
     assert [b.read_bytes() for b in backups(proj / ".claude" / "settings.json")] == [settings]
 
-    report = run_json("uninstall", "claude-code", "--project", str(proj))
+    report = run_json("uninstall", "claude-code", "--shared", "--project", str(proj))
 
     assert {c["action"] for f in report["files"] for c in f["changes"]} == {"removed"}
     assert (proj / ".mcp.json").read_bytes() == mcp
@@ -189,7 +196,7 @@ def test_cursor_round_trip_for_each_scope(scope: str, proj: Path, home: Path, is
     run("install", "cursor", "--scope", scope, "--project", str(proj))
 
     servers = json.loads(path.read_text())["mcpServers"]
-    assert servers == {**browser, "kenning": kenning_entry(isolated_home)}
+    assert servers == {**browser, "kenning": PORTABLE_ENTRY if scope == "project" else kenning_entry(isolated_home)}
     assert "\n\t\t\"kenning\"" in path.read_text()  # tabs, as the file had them
 
     run("uninstall", "cursor", "--scope", scope, "--project", str(proj))
@@ -198,10 +205,10 @@ def test_cursor_round_trip_for_each_scope(scope: str, proj: Path, home: Path, is
 
 
 def test_cursor_install_into_a_project_without_config_is_fully_undone(proj: Path) -> None:
-    run("install", "cursor", "--project", str(proj))
+    run("install", "cursor", "--shared", "--project", str(proj))
     assert json.loads((proj / ".cursor" / "mcp.json").read_text())["mcpServers"]["kenning"]["args"] == ["mcp"]
 
-    run("uninstall", "cursor", "--project", str(proj))
+    run("uninstall", "cursor", "--shared", "--project", str(proj))
 
     assert list(proj.iterdir()) == []
 
@@ -215,7 +222,7 @@ def test_codex_appends_its_table_and_keeps_every_other_byte(home: Path, isolated
     text = path.read_text()
     assert text.startswith(CODEX_TOML)  # appended: nothing above was rewritten
     config = tomllib.loads(text)
-    assert config["mcp_servers"]["kenning"] == kenning_entry(isolated_home)
+    assert config["mcp_servers"]["kenning"] == kenning_entry(isolated_home, required=True, startup_timeout_sec=30)
     assert config["mcp_servers"]["docs"] == {"command": "npx", "args": ["-y", "docs-mcp"], "env": {"TOKEN": "x"}}
     assert "[mcp_servers.kenning]" in config["projects"]["/home/me/work"]["notes"]
 
@@ -236,7 +243,8 @@ def test_codex_replaces_a_table_of_the_same_name_and_puts_it_back(home: Path, is
     assert report["files"][0]["changes"] == [{"change": "[mcp_servers.kenning]", "action": "replaced"}]
     text = path.read_text()
     assert text.startswith(before) and text.endswith("\n# projects I trust\n" + after)
-    assert tomllib.loads(text)["mcp_servers"]["kenning"] == kenning_entry(isolated_home)
+    assert tomllib.loads(text)["mcp_servers"]["kenning"] == kenning_entry(isolated_home, required=True,
+                                                                          startup_timeout_sec=30)
 
     report = run_json("uninstall", "codex")
 
@@ -247,7 +255,8 @@ def test_codex_replaces_a_table_of_the_same_name_and_puts_it_back(home: Path, is
 def test_codex_project_scope_writes_the_projects_codex_config(proj: Path) -> None:
     run("install", "codex", "--scope", "project", "--project", str(proj))
     config = tomllib.loads((proj / ".codex" / "config.toml").read_text())
-    assert config["mcp_servers"]["kenning"]["command"] == "kenning"
+    # portable, and not required: Codex would refuse to start for a teammate without kenning
+    assert config["mcp_servers"]["kenning"] == {**PORTABLE_ENTRY, "startup_timeout_sec": 30}
 
     run("uninstall", "codex", "--scope", "project", "--project", str(proj))
 
@@ -259,18 +268,18 @@ def test_codex_project_scope_writes_the_projects_codex_config(proj: Path) -> Non
 
 def test_installing_twice_changes_nothing_the_second_time(proj: Path, isolated_home: Path) -> None:
     write(proj / ".mcp.json", MCP_JSON)
-    run("install", "claude-code", "--project", str(proj))
+    run("install", "claude-code", "--shared", "--project", str(proj))
     files = [proj / ".mcp.json", proj / ".claude" / "settings.json", isolated_home / "integrations.json"]
     state = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
     saved = backups(proj / ".mcp.json")
 
-    report = run_json("install", "claude-code", "--project", str(proj))
+    report = run_json("install", "claude-code", "--shared", "--project", str(proj))
 
     assert not report["changed"]
     assert {c["action"] for f in report["files"] for c in f["changes"]} == {"unchanged"}
     assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == state
     assert backups(proj / ".mcp.json") == saved
-    assert "already installed" in run("install", "claude-code", "--project", str(proj)).stdout
+    assert "already installed" in run("install", "claude-code", "--shared", "--project", str(proj)).stdout
 
 
 @pytest.mark.parametrize("client, name, text", [
@@ -283,9 +292,7 @@ def test_a_malformed_config_is_refused_and_left_untouched(client: str, name: str
                                                           isolated_home: Path) -> None:
     path = proj / name
     original = write(path, text)
-    scope = ["--scope", "project"] if client == "codex" else []
-
-    result = run("install", client, *scope, "--project", str(proj), code=2)
+    result = run("install", client, "--shared", "--project", str(proj), code=2)
 
     assert str(path) in result.output and "Error:" in result.output
     assert path.read_bytes() == original
@@ -297,7 +304,7 @@ def test_a_malformed_config_is_refused_and_left_untouched(client: str, name: str
 def test_uninstall_keeps_the_edits_made_since_install(proj: Path) -> None:
     write(proj / ".mcp.json", MCP_JSON)
     write(proj / ".claude" / "settings.json", SETTINGS_JSON)
-    run("install", "claude-code", "--project", str(proj))
+    run("install", "claude-code", "--shared", "--project", str(proj))
     mcp = json.loads((proj / ".mcp.json").read_text())
     mcp["mcpServers"]["sentry"] = {"command": "sentry-mcp"}
     (proj / ".mcp.json").write_text(json.dumps(mcp, indent=2))  # the user's editor rewrites the whole file
@@ -309,7 +316,7 @@ def test_uninstall_keeps_the_edits_made_since_install(proj: Path) -> None:
     settings["hooks"]["SessionStart"][1]["hooks"].append(mine)  # ... and put a handler of theirs in its group
     (proj / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
 
-    report = run_json("uninstall", "claude-code", "--project", str(proj))
+    report = run_json("uninstall", "claude-code", "--shared", "--project", str(proj))
 
     actions = {c["change"]: c["action"] for f in report["files"] for c in f["changes"]}
     assert actions == {"mcpServers.kenning": "removed", "hooks.SessionStart": "removed",
@@ -326,29 +333,29 @@ def test_uninstall_keeps_the_edits_made_since_install(proj: Path) -> None:
 def test_uninstall_puts_back_a_value_install_replaced(proj: Path) -> None:
     theirs = {"command": "/opt/old/kenning", "args": ["serve"]}
     write(proj / ".cursor" / "mcp.json", json.dumps({"mcpServers": {"kenning": theirs}}, indent=2))
-    report = run_json("install", "cursor", "--project", str(proj))
+    report = run_json("install", "cursor", "--shared", "--project", str(proj))
     assert report["files"][0]["changes"] == [{"change": "mcpServers.kenning", "action": "replaced"}]
     data = json.loads((proj / ".cursor" / "mcp.json").read_text())
     data["mcpServers"]["other"] = {"command": "other-mcp"}
     (proj / ".cursor" / "mcp.json").write_text(json.dumps(data))
 
-    run("uninstall", "cursor", "--project", str(proj))
+    run("uninstall", "cursor", "--shared", "--project", str(proj))
 
     assert json.loads((proj / ".cursor" / "mcp.json").read_text()) == {
         "mcpServers": {"kenning": theirs, "other": {"command": "other-mcp"}}}
 
 
-def test_an_updated_install_keeps_edits_made_between_the_installs(proj: Path, isolated_home: Path) -> None:
-    path = proj / ".cursor" / "mcp.json"
-    install("cursor", "project", proj, isolated_home, None)
+def test_an_updated_install_keeps_edits_made_between_the_installs(proj: Path, home: Path, isolated_home: Path) -> None:
+    path = home / ".cursor" / "mcp.json"
+    install("cursor", "user", proj, isolated_home, None)
     data = json.loads(path.read_text())
     data["mcpServers"]["other"] = {"command": "other-mcp"}
     path.write_text(json.dumps(data, indent=2) + "\n")
 
-    report = install("cursor", "project", proj, isolated_home, Path("/srv/kenning"))  # e.g. another data directory
+    report = install("cursor", "user", proj, isolated_home, Path("/srv/kenning"))  # e.g. another data directory
 
     assert report.files[0].changes == [{"change": "mcpServers.kenning", "action": "updated"}]
-    uninstall("cursor", "project", proj, isolated_home)
+    uninstall("cursor", "user", proj, isolated_home)
     assert json.loads(path.read_text()) == {"mcpServers": {"other": {"command": "other-mcp"}}}
 
 
@@ -365,7 +372,7 @@ def test_dry_run_and_generic_write_nothing(proj: Path, home: Path, isolated_home
 
 
 def test_uninstall_of_what_was_never_installed_says_so(proj: Path) -> None:
-    result = run("uninstall", "cursor", "--project", str(proj), code=1)
+    result = run("uninstall", "cursor", "--shared", "--project", str(proj), code=1)
     assert "was not installed" in result.output and "integrations.json" in result.output
 
 
@@ -453,3 +460,55 @@ def test_a_hook_never_fails_the_agent(event: str, payload: str, isolated_home: P
     assert done.returncode == 0
     assert done.stdout == "" and done.stderr.startswith(f"kenning {event} hook:")
     assert event in (isolated_home / "logs" / "hooks.log").read_text(encoding="utf-8")
+
+
+# -- backups -------------------------------------------------------------------------------------------
+
+
+def test_backups_are_kept_in_the_data_directory_naming_their_original(home: Path, isolated_home: Path) -> None:
+    path = home / ".cursor" / "mcp.json"
+    original = write(path, '{"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GH_TOKEN": "ghp_x"}}}}\n')
+
+    run("install", "cursor")
+
+    [copy] = backups(path)
+    assert copy.read_bytes() == original and copy.parent == isolated_home / "backups"
+    assert copy.stat().st_mode & 0o777 == 0o600 and copy.parent.stat().st_mode & 0o777 == 0o700  # it holds tokens
+    sidecar = json.loads(copy.with_name(copy.name + ".json").read_text())
+    assert sidecar["original"] == str(path) and len(sidecar["sha256"]) == 64
+
+
+def test_prune_keeps_what_uninstall_restores_from_and_the_newest_few(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from kenning.integrations import backups as copies
+    from kenning.timeutil import utcnow
+
+    data, original = tmp_path / "data", tmp_path / "settings.json"
+    saved = [copies.save(data, original, f"v{i}".encode()) for i in range(8)]
+
+    removed = copies.prune(data, keep={str(saved[0])})
+
+    assert sorted(removed) == sorted(saved[1:3])  # beyond the newest five, and not needed by an install
+    assert copies.prune(data, keep={str(saved[0])}, now=utcnow() + timedelta(days=copies.KEEP_DAYS + 1)) == \
+        sorted(saved[3:], reverse=True)
+    assert [p for p in (data / "backups").iterdir() if not p.name.endswith(".json.json")] == [saved[0]]
+
+
+def test_a_backup_an_older_kenning_left_in_the_project_is_moved_out_on_uninstall(proj: Path,
+                                                                                  isolated_home: Path) -> None:
+    path = proj / ".cursor" / "mcp.json"
+    original = write(path, '{"mcpServers": {}}\n')
+    run("install", "cursor", "--shared", "--project", str(proj))
+    [copy] = backups(path)
+    legacy = path.with_name("mcp.json.kenning-backup-20260101T000000Z")  # where kenning 0.1 put it
+    copy.rename(legacy)
+    manifest = json.loads((isolated_home / "integrations.json").read_text())
+    [entry] = manifest["installs"].values()
+    entry["files"][str(path)]["backup"] = str(legacy)
+    (isolated_home / "integrations.json").write_text(json.dumps(manifest))
+
+    run("uninstall", "cursor", "--shared", "--project", str(proj))
+
+    assert path.read_bytes() == original
+    assert not legacy.exists() and [c.read_bytes() for c in backups(path)] == [original]

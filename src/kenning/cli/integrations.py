@@ -13,7 +13,7 @@ from rich.text import Text
 
 from kenning.config import resolve_home
 from kenning.errors import KenningError
-from kenning.integrations import clients, hooks
+from kenning.integrations import clients, hooks, verify
 from kenning.integrations import install as installing  # the module
 
 from . import output
@@ -21,10 +21,13 @@ from .state import home_of, json_option, open_kenning
 
 project_option = click.option(
     "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
-    show_default=True, help="The project folder, for --scope project.")
+    show_default=True, help="The project folder, for the local and project scopes.")
 scope_option = click.option(
     "--scope", type=click.Choice(clients.SCOPES),
-    help="Write the project's config or the user's (default: project; user for codex).")
+    help="local: this project, only you (Claude Code's default); user: every project, only you (the default "
+         "for codex and cursor); project: the project's committed files (same as --shared).")
+shared_option = click.option(
+    "--shared", is_flag=True, help="Write the project's committed files, with a portable entry for the team.")
 dry_run_option = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 
 
@@ -35,27 +38,45 @@ def chosen_home(ctx: click.Context) -> Path | None:
     return resolve_home(chosen) if chosen else None
 
 
+def chosen_scope(client: str, scope: str | None, shared: bool) -> str:
+    if shared and scope not in (None, "project"):
+        raise click.UsageError(f"--shared writes the project scope; it cannot be combined with --scope {scope}")
+    return "project" if shared else scope or clients.default_scope(client)
+
+
 @click.command()
 @click.argument("client", type=click.Choice([*clients.CLIENTS, "generic"]))
 @scope_option
+@shared_option
 @project_option
+@click.option("--no-check", is_flag=True, help="Write the command line without running it once first.")
 @dry_run_option
 @json_option
 @click.pass_context
-def install(ctx: click.Context, client: str, scope: str | None, project: Path, dry_run: bool, as_json: bool) -> None:
-    """Add kenning's MCP server (`kenning mcp`) to an agent client's config; for Claude Code also
-    hooks that load kenning's context when a session starts and consolidate the conversation before
-    compaction and when the session ends.
+def install(ctx: click.Context, client: str, scope: str | None, shared: bool, project: Path, no_check: bool,
+            dry_run: bool, as_json: bool) -> None:
+    """Add kenning's MCP server (`kenning mcp`) to an agent client's config, with hooks that load
+    kenning's context when a session starts and consolidate the conversation before compaction and
+    when the session ends.
 
-    Merges with what is there (other servers, settings and hooks stay), backs each changed file up
-    as <file>.kenning-backup-<time>, refuses a file that is not valid JSON/TOML, and changes nothing
-    when run again. What it added is recorded in $KENNING_HOME/integrations.json for uninstall.
-    'generic' prints the entry for any other MCP client and writes nothing.
+    By default it writes your own config, not the project's committed files: Claude Code's local
+    scope (~/.claude.json for this project, hooks in .claude/settings.local.json), Codex's and
+    Cursor's user config. The command written is this kenning's absolute path, run once first with
+    PATH=/usr/bin:/bin as a client started from a desktop would. --shared writes the project's files
+    instead (.mcp.json, .claude/settings.json, .codex/, .cursor/) with a plain `kenning` every
+    teammate installs.
+
+    Merges with what is there (other servers, settings and hooks stay, and the rest of each file
+    keeps its layout), backs each changed file up into $KENNING_HOME/backups/, refuses a file that
+    is not valid JSON/TOML, and changes nothing when run again. What it added is recorded in
+    $KENNING_HOME/integrations.json for uninstall. 'generic' prints the entry for any other MCP
+    client and writes nothing.
 
     \b
     Example:
-      kenning install claude-code                  # .mcp.json and .claude/settings.json here
-      kenning install cursor --scope user --dry-run
+      kenning install claude-code                  # this project, only you
+      kenning install claude-code --shared         # .mcp.json + .claude/settings.json, for the team
+      kenning install cursor --dry-run
       kenning install codex                        # ~/.codex/config.toml
       kenning install generic
     """
@@ -63,41 +84,55 @@ def install(ctx: click.Context, client: str, scope: str | None, project: Path, d
     if client == "generic":
         output.print_json(clients.generic_config(kenning_home))  # JSON either way: it is meant to be pasted
         return
-    scope = scope or clients.default_scope(client)
-    report = installing.install(client, scope, project, resolve_home(home_of(ctx)), kenning_home, dry_run=dry_run)
+    scope = chosen_scope(client, scope, shared)
+    launch = clients.portable_kenning() if scope == "project" else clients.this_kenning()
+    checked = None if no_check else verify.check_launch(launch, kenning_home)
+    report = installing.install(client, scope, project, resolve_home(home_of(ctx)), kenning_home, dry_run=dry_run,
+                                launch=launch)
     notes = clients.notes(client, scope) if report.changed else []
     if importlib.util.find_spec("mcp") is None:
         notes.insert(0, "`kenning mcp` needs the MCP SDK: pip install 'kenning[mcp]'")
-    show_report(report, notes, as_json)
+    notes += installing.ignore_warnings(report)
+    if checked is not None and checked.answer is None:
+        notes.append(f"`{launch.argv[0]}` is not on this shell's PATH: the shared entry runs it from PATH, so install "
+                     "kenning where your client finds it (e.g. `pipx install 'kenning[mcp]'`) to use it here too.")
+    written = {"command": launch.shell(), "checked": checked.answer if checked else None,
+               "checked_with_path": checked.path if checked else None}
+    show_report(report, notes, as_json, written)
 
 
 @click.command()
 @click.argument("client", type=click.Choice(clients.CLIENTS))
 @scope_option
+@shared_option
 @project_option
 @dry_run_option
 @json_option
 @click.pass_context
-def uninstall(ctx: click.Context, client: str, scope: str | None, project: Path, dry_run: bool, as_json: bool) -> None:
+def uninstall(ctx: click.Context, client: str, scope: str | None, shared: bool, project: Path, dry_run: bool,
+              as_json: bool) -> None:
     """Take out exactly what `kenning install` added to a client's config.
 
-    A file nobody changed since is restored byte for byte; otherwise only kenning's entries and hooks
-    are taken out (where they still hold what install wrote), a value install replaced is put back,
-    and everything else, including your edits since, stays. Changed files are backed up first.
+    A file nobody changed since is restored byte for byte (from $KENNING_HOME/backups/); otherwise
+    only kenning's entries and hooks are taken out (where they still hold what install wrote), a
+    value install replaced is put back, and everything else, including your edits since, stays.
+    Changed files are backed up first.
 
     \b
     Example:
       kenning uninstall claude-code
-      kenning uninstall cursor --scope user --dry-run
+      kenning uninstall cursor --dry-run
+      kenning uninstall claude-code --shared
     """
-    scope = scope or clients.default_scope(client)
+    scope = chosen_scope(client, scope, shared)
     report = installing.uninstall(client, scope, project, resolve_home(home_of(ctx)), dry_run=dry_run)
     show_report(report, [], as_json)
 
 
-def show_report(report: installing.Report, notes: list[str], as_json: bool) -> None:
+def show_report(report: installing.Report, notes: list[str], as_json: bool,
+                written: dict[str, str | None] | None = None) -> None:
     if as_json:
-        output.print_json({**report.to_dict(), "notes": notes})
+        output.print_json({**report.to_dict(), **(written or {}), "notes": notes})
         return
     where = f"{report.client} ({report.scope} scope)"
     if not report.changed:
@@ -114,6 +149,10 @@ def show_report(report: installing.Report, notes: list[str], as_json: bool) -> N
             output.show(Text(f"backup of {f.path}: {f.backup}", style="dim"))
         if f.deleted:
             output.show(Text(f"removed {f.path} (kenning had created it)", style="dim"))
+    if written:
+        checked = (f"; checked: `{written['command']} --version` answered {written['checked']!r} with "
+                   f"PATH={written['checked_with_path']}" if written["checked"] else "; not run here")
+        output.show(Text(f"command written: {written['command']}{checked}", style="dim"))
     for note in notes:
         output.show(Text(note))
 

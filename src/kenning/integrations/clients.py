@@ -1,42 +1,60 @@
-"""Where each agent client keeps its MCP servers (and, for Claude Code, its hooks), and what kenning
-writes there. Nothing here reads or writes a file: ``install`` does that.
+"""Where each agent client keeps its MCP servers and hooks, and what kenning writes there. Nothing
+here writes a file: ``install`` does that.
 
-=============  =======  ==========================================  ===================================
-client         scope    file                                        what kenning sets
-=============  =======  ==========================================  ===================================
-claude-code    project  <project>/.mcp.json                         mcpServers.kenning
-                        <project>/.claude/settings.json             hooks.SessionStart / PreCompact /
-                                                                    SessionEnd: one matcher group each
-claude-code    user     ~/.claude.json                              mcpServers.kenning
-                        ~/.claude/settings.json                     the same three hooks
-codex          user     $CODEX_HOME/config.toml (~/.codex)          [mcp_servers.kenning]
-codex          project  <project>/.codex/config.toml                [mcp_servers.kenning]
-cursor         project  <project>/.cursor/mcp.json                  mcpServers.kenning
-cursor         user     ~/.cursor/mcp.json                          mcpServers.kenning
-=============  =======  ==========================================  ===================================
+Three places per client. The default is the person's own (a personal memory with a personal data
+path and an absolute interpreter path belongs to nobody else); ``project`` (``--shared``) writes the
+files a team commits, with a portable entry that runs ``kenning`` from PATH and hooks that do
+nothing on a machine without kenning.
+
+=============  =======  ===============================================  ===========================
+client         scope    file                                             what kenning sets
+=============  =======  ===============================================  ===========================
+claude-code    local    ~/.claude.json                                   projects.<root>.mcpServers
+                        <root>/.claude/settings.local.json (git-ignored)  hooks (three events)
+claude-code    user     ~/.claude.json                                   mcpServers.kenning
+                        ~/.claude/settings.json                          hooks
+claude-code    project  <root>/.mcp.json, <root>/.claude/settings.json   the same, portable
+codex          user     $CODEX_HOME/config.toml (~/.codex), hooks.json   [mcp_servers.kenning], hooks
+codex          project  <root>/.codex/config.toml, hooks.json            the same, portable
+cursor         user     ~/.cursor/mcp.json, ~/.cursor/hooks.json         mcpServers.kenning, hooks
+cursor         project  <root>/.cursor/mcp.json, hooks.json              the same, portable
+=============  =======  ===============================================  ===========================
+
+``<root>`` is the project's git work tree (the folder holding ``.git``), else the project folder,
+with symlinks resolved: the key Claude Code itself files a local server under (seen with
+``claude mcp add --scope local`` in Claude Code 2.1.197, run from a sub-folder and through a
+symlink).
 
 Sources followed (read for this module):
 
-* Claude Code MCP scopes, https://code.claude.com/docs/en/mcp: project scope is ``.mcp.json`` at the
-  project root (``{"mcpServers": {name: {"type": "stdio", "command", "args", "env"}}}``), user scope
-  is the top-level ``mcpServers`` of ``~/.claude.json``.
-* Claude Code hooks, https://code.claude.com/docs/en/hooks: hooks live under ``"hooks"`` in
-  ``~/.claude/settings.json`` (user) or ``.claude/settings.json`` (project), as
-  ``{event: [{"matcher"?, "hooks": [{"type": "command", "command", "timeout"?}]}]}``; a command gets
-  the event as JSON on stdin; SessionStart stdout is added to Claude's context; a SessionStart
-  matcher left out fires on startup, resume, clear and compact; ``timeout`` is in seconds, and
-  SessionEnd hooks get 1.5 s unless a hook sets its own (the budget rises to at most 60 s).
+* Claude Code MCP scopes, https://code.claude.com/docs/en/mcp: local scope (the default of ``claude
+  mcp add``) is ``projects.<path>.mcpServers`` in ``~/.claude.json``, private to you in that project;
+  project scope is ``.mcp.json`` at the project root, meant for version control, approved once per
+  person; user scope is the top-level ``mcpServers`` of ``~/.claude.json``. An entry is
+  ``{"type": "stdio", "command", "args", "env"}``.
+* Claude Code settings, https://code.claude.com/docs/en/settings: ``.claude/settings.local.json`` is
+  the personal, not checked-in project file (Claude Code makes git ignore it when it creates it);
+  ``.claude/settings.json`` is shared; ``~/.claude/settings.json`` is every project's.
+* Claude Code hooks, https://code.claude.com/docs/en/hooks: ``{"hooks": {event: [{"matcher"?,
+  "hooks": [{"type": "command", "command", "timeout"?}]}]}}``; the command runs in a shell with the
+  event as JSON on stdin; SessionStart stdout is added to the context; ``timeout`` is in seconds,
+  and SessionEnd hooks get 1.5 s unless a hook sets its own (at most 60 s).
 * Codex, https://developers.openai.com/codex/config-reference and /codex/mcp: servers are
-  ``[mcp_servers.<name>]`` tables (``command``, ``args``, ``env``) in ``~/.codex/config.toml``
-  (``$CODEX_HOME`` moves it), or in ``.codex/config.toml`` of a trusted project.
+  ``[mcp_servers.<name>]`` tables (``command``, ``args``, ``env``, ``required``,
+  ``startup_timeout_sec``, default 10 s) in ``~/.codex/config.toml`` (``$CODEX_HOME`` moves it), or
+  in ``.codex/config.toml`` of a trusted project. ``required = true`` makes Codex wait for the
+  server (and fail the start if it cannot start), rather than send the first request without its
+  tools.
 * Cursor, https://cursor.com/docs/mcp: ``.cursor/mcp.json`` in the project, ``~/.cursor/mcp.json``
   for every project, ``{"mcpServers": {name: {"command", "args", "env"}}}``.
+* Codex and Cursor hooks: see ``kenning.integrations.hookspecs``.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -44,10 +62,11 @@ from typing import Any, Literal
 from ..errors import InvalidInput
 
 CLIENTS = ("claude-code", "codex", "cursor")
-SCOPES = ("project", "user")
+SCOPES = ("local", "user", "project")
 SERVER_NAME = "kenning"
-COMMAND = "kenning"
+PORTABLE_COMMAND = "kenning"
 SESSION_START_BUDGET = 2000  # tokens: Claude Code cuts hook output at 10,000 characters
+CODEX_STARTUP_TIMEOUT = 30  # seconds Codex waits for `kenning mcp` (its default, 10, is tight on a busy machine)
 
 # event in Claude Code's settings -> (argument of `kenning hook`, timeout in seconds or None)
 CLAUDE_HOOKS: dict[str, tuple[str, int | None]] = {
@@ -57,6 +76,34 @@ CLAUDE_HOOKS: dict[str, tuple[str, int | None]] = {
 }
 
 Format = Literal["json", "toml"]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """The command line a client runs kenning with. ``portable`` is the bare ``kenning`` of a shared
+    file (each teammate's own installation, found on PATH); otherwise ``argv`` is absolute, so it
+    works from a desktop, another shell or an IDE that has never seen the virtual environment."""
+
+    argv: tuple[str, ...]
+    portable: bool = False
+
+    def shell(self, *args: str) -> str:
+        return shlex.join([*self.argv, *args])
+
+
+def this_kenning() -> Launch:
+    """The kenning that is running now: its console script beside the interpreter, or else
+    ``python -m kenning`` with that interpreter. ``sys.executable`` is kept as it is (a venv's
+    ``bin/python`` is a symlink; resolving it would leave the environment)."""
+    python = Path(os.path.abspath(sys.executable))
+    script = python.parent / ("kenning.exe" if os.name == "nt" else "kenning")
+    if script.is_file() and os.access(script, os.X_OK):
+        return Launch((str(script),))
+    return Launch((str(python), "-m", "kenning"))
+
+
+def portable_kenning() -> Launch:
+    return Launch((PORTABLE_COMMAND,), portable=True)
 
 
 @dataclass(frozen=True)
@@ -73,7 +120,8 @@ class JsonKey:
 
 @dataclass(frozen=True)
 class JsonHook:
-    """Append the matcher group ``group`` to ``hooks[event]`` in a Claude Code settings file."""
+    """Append ``group`` (a Claude Code matcher group, or a Cursor / Codex handler) to the list at
+    ``hooks[event]`` of a hooks file."""
 
     event: str
     group: dict[str, Any]
@@ -115,31 +163,68 @@ def check_client(client: str, *, generic: bool = False) -> str:
 
 
 def default_scope(client: str) -> str:
-    # a project's .codex/config.toml is read only once the project is trusted: the user file always works
-    return "user" if client == "codex" else "project"
+    """The person's own place: Claude Code's local scope (this project, only you); Codex and Cursor
+    have no personal per-project file, so their user config."""
+    return "local" if client == "claude-code" else "user"
 
 
-def server_entry(kenning_home: Path | None, *, stdio_type: bool = False) -> dict[str, Any]:
+def check_scope(client: str, scope: str) -> str:
+    if scope not in SCOPES:
+        raise InvalidInput(f"unknown scope {scope!r}; use one of: {', '.join(SCOPES)}")
+    if scope == "local" and client != "claude-code":
+        raise InvalidInput(f"{client} has no personal per-project config; use --scope user (its default: every "
+                           "project, only you) or --shared (the project's committed files)")
+    return scope
+
+
+def project_root(project: Path) -> Path:
+    """The git work tree holding ``project`` (where Claude Code files its local servers), else it."""
+    folder = Path(os.path.realpath(project.expanduser()))
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
+def server_entry(launch: Launch, kenning_home: Path | None, *, stdio_type: bool = False) -> dict[str, Any]:
     """kenning's MCP server: ``kenning mcp`` over stdio, told the data directory when one was chosen
     (a GUI client such as Cursor does not see the shell's ``KENNING_HOME``)."""
     entry: dict[str, Any] = {"type": "stdio"} if stdio_type else {}
-    entry.update({"command": COMMAND, "args": ["mcp"]})
-    if kenning_home is not None:
+    entry.update({"command": launch.argv[0], "args": [*launch.argv[1:], "mcp"]})
+    if kenning_home is not None and not launch.portable:
         entry["env"] = {"KENNING_HOME": str(kenning_home)}
     return entry
 
 
-def hook_command(argument: str, kenning_home: Path | None) -> str:
-    """The shell command of one hook (shell form works in every Claude Code version; ``args`` is new)."""
-    home = f" --home {shlex.quote(str(kenning_home))}" if kenning_home is not None else ""
-    budget = f" --budget {SESSION_START_BUDGET}" if argument == "session-start" else ""
-    return f"{COMMAND}{home} hook {argument}{budget}"
+def codex_server_entry(launch: Launch, kenning_home: Path | None) -> dict[str, Any]:
+    entry = server_entry(launch, kenning_home)
+    if not launch.portable:  # a teammate without kenning would have Codex refuse to start at all
+        entry["required"] = True
+    entry["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT
+    return entry
 
 
-def claude_hooks(kenning_home: Path | None) -> tuple[JsonHook, ...]:
+def hook_command(launch: Launch, argument: str, kenning_home: Path | None, client: str = "claude-code") -> str:
+    """The shell command of one hook. A portable one does nothing where kenning is not installed,
+    so a teammate without it sees no hook error at every start."""
+    args: list[str] = []
+    if kenning_home is not None and not launch.portable:
+        args += ["--home", str(kenning_home)]
+    args += ["hook", argument]
+    if client != "claude-code":
+        args += ["--client", client]
+    if argument == "session-start":
+        args += ["--budget", str(SESSION_START_BUDGET)]
+    command = launch.shell(*args)
+    if launch.portable:
+        return f"command -v {PORTABLE_COMMAND} >/dev/null 2>&1 || exit 0; {command}"
+    return command
+
+
+def claude_hooks(launch: Launch, kenning_home: Path | None) -> tuple[JsonHook, ...]:
     out = []
     for event, (argument, timeout) in CLAUDE_HOOKS.items():
-        handler: dict[str, Any] = {"type": "command", "command": hook_command(argument, kenning_home)}
+        handler: dict[str, Any] = {"type": "command", "command": hook_command(launch, argument, kenning_home)}
         if timeout is not None:
             handler["timeout"] = timeout
         out.append(JsonHook(event, {"hooks": [handler]}))
@@ -151,37 +236,50 @@ def codex_home() -> Path:
     return Path(raw).expanduser() if raw else Path.home() / ".codex"
 
 
-def targets(client: str, scope: str, project: Path, kenning_home: Path | None) -> list[Target]:
-    """The files ``kenning install CLIENT --scope SCOPE`` changes, and how."""
+def targets(client: str, scope: str, project: Path, kenning_home: Path | None,
+            launch: Launch | None = None) -> list[Target]:
+    """The files ``kenning install CLIENT --scope SCOPE`` changes, and how. ``launch`` defaults to
+    this kenning, or the portable command for the project scope."""
     check_client(client)
-    if scope not in SCOPES:
-        raise InvalidInput(f"unknown scope {scope!r}; use 'project' or 'user'")
-    home = Path.home()
-    user = scope == "user"
+    check_scope(client, scope)
+    if launch is None:
+        launch = portable_kenning() if scope == "project" else this_kenning()
+    home, root = Path.home(), project_root(project)
     if client == "claude-code":
-        server = JsonKey(("mcpServers", SERVER_NAME), server_entry(kenning_home, stdio_type=True))
-        settings = (home / ".claude" if user else project / ".claude") / "settings.json"
-        return [Target(home / ".claude.json" if user else project / ".mcp.json", "json", (server,)),
-                Target(settings, "json", claude_hooks(kenning_home))]
+        entry = server_entry(launch, kenning_home, stdio_type=True)
+        if scope == "local":
+            return [Target(home / ".claude.json", "json", (JsonKey(("projects", str(root), "mcpServers", SERVER_NAME),
+                                                                   entry),)),
+                    Target(root / ".claude" / "settings.local.json", "json", claude_hooks(launch, kenning_home))]
+        user = scope == "user"
+        settings = (home / ".claude" if user else root / ".claude") / "settings.json"
+        return [Target(home / ".claude.json" if user else root / ".mcp.json", "json",
+                       (JsonKey(("mcpServers", SERVER_NAME), entry),)),
+                Target(settings, "json", claude_hooks(launch, kenning_home))]
     if client == "codex":
-        path = (codex_home() if user else project / ".codex") / "config.toml"
-        return [Target(path, "toml", (TomlTable(("mcp_servers", SERVER_NAME), server_entry(kenning_home)),))]
-    path = (home if user else project) / ".cursor" / "mcp.json"
-    return [Target(path, "json", (JsonKey(("mcpServers", SERVER_NAME), server_entry(kenning_home)),))]
+        folder = codex_home() if scope == "user" else root / ".codex"
+        table = TomlTable(("mcp_servers", SERVER_NAME), codex_server_entry(launch, kenning_home))
+        return [Target(folder / "config.toml", "toml", (table,))]
+    folder = (home if scope == "user" else root) / ".cursor"
+    return [Target(folder / "mcp.json", "json", (JsonKey(("mcpServers", SERVER_NAME), server_entry(launch, kenning_home)),))]
 
 
-def generic_config(kenning_home: Path | None) -> dict[str, Any]:
+def generic_config(kenning_home: Path | None, launch: Launch | None = None) -> dict[str, Any]:
     """The ``mcpServers`` entry most MCP clients read, to paste where a client wants it."""
-    return {"mcpServers": {SERVER_NAME: server_entry(kenning_home)}}
+    return {"mcpServers": {SERVER_NAME: server_entry(launch or this_kenning(), kenning_home)}}
 
 
 def notes(client: str, scope: str) -> list[str]:
-    """What a person should know after an install: when the client picks the change up."""
+    """What a person should know after an install: when the client picks the change up, and for a
+    shared install what every teammate needs."""
     out = []
-    if client == "claude-code" and scope == "project":
-        out.append("Claude Code asks once to approve the servers in .mcp.json before it starts them.")
-    if client == "codex" and scope == "project":
-        out.append("Codex reads .codex/config.toml only in projects you have marked as trusted.")
+    if scope == "project":
+        out.append("These files are meant to be committed: each teammate needs kenning on the PATH their client "
+                   "sees (e.g. `pipx install 'kenning[mcp]'` or `uv tool install 'kenning[mcp]'`); without it the "
+                   "hooks do nothing and the MCP server shows as failed.")
+        if client == "claude-code":
+            out.append("Claude Code asks each person once to approve the servers in .mcp.json before it starts them.")
+        if client == "codex":
+            out.append("Codex reads .codex/config.toml only in projects you have marked as trusted.")
     out.append(f"Start a new {client} session (or restart it) to load the change.")
     return out
-

@@ -5,10 +5,12 @@ For every file:
 
 * it is parsed first; a file that is not valid JSON / TOML, or has the wrong shape where kenning
   writes, is refused before any file of the install is touched, and stays as it is;
-* it is merged, never rewritten from scratch: other servers, settings and hooks stay; JSON keeps its
-  key order, indentation and line endings; TOML keeps every byte outside kenning's table;
-* it is backed up (``<file>.kenning-backup-<timestamp>``) before it changes, then replaced atomically,
-  and only if nobody wrote it since it was read (a running client may);
+* it is merged, never rewritten from scratch: other servers, settings and hooks stay; JSON is edited
+  as text (``jsonedit``), so every byte outside kenning's entry stays as the user wrote it; TOML keeps
+  every byte outside kenning's table;
+* it is backed up into ``$KENNING_HOME/backups/`` (``backups``: never beside the file, where it would
+  get committed) before it changes, then replaced atomically, and only if nobody wrote it since it
+  was read (a running client may);
 * what is already there is not written again, so installing twice changes nothing.
 
 What an install changed is recorded in ``$KENNING_HOME/integrations.json``, per client, scope and
@@ -26,6 +28,8 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import subprocess
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -36,11 +40,10 @@ from typing import Any
 from .. import fileio
 from ..errors import Conflict, InvalidInput, NotFound, StoreError
 from ..timeutil import utcnow
-from . import clients
-from .clients import JsonHook, JsonKey, Target, TomlTable
+from . import backups, clients
+from .clients import JsonHook, JsonKey, Launch, Target, TomlTable
 
 MANIFEST_FILE = "integrations.json"
-BACKUP_MARK = ".kenning-backup-"
 TOML_MARK = "# added by `kenning install`; `kenning uninstall` takes it out again"
 KEPT = "kept: changed since install"
 
@@ -105,9 +108,10 @@ class _Plan:
 
 
 def install(client: str, scope: str, project: Path, data_home: Path, kenning_home: Path | None, *,
-            dry_run: bool = False) -> Report:
-    """Add kenning's MCP server (and Claude Code's hooks) to ``client``'s config for ``scope``."""
-    targets = clients.targets(client, scope, project, kenning_home)
+            dry_run: bool = False, launch: Launch | None = None) -> Report:
+    """Add kenning's MCP server and hooks to ``client``'s config for ``scope``, run as ``launch``
+    (default: this kenning by absolute path; the portable ``kenning`` for the project scope)."""
+    targets = clients.targets(client, scope, project, kenning_home, launch)
     key, project_key = _key(client, scope, project)
     report = Report("install", client, scope, project_key, dry_run)
     with _guard(data_home, dry_run):
@@ -119,12 +123,14 @@ def install(client: str, scope: str, project: Path, data_home: Path, kenning_hom
             report.files.append(plan.report)
             if dry_run or plan.new is None:
                 continue
-            _commit(plan)
+            _commit(plan, data_home)
             assert plan.record is not None
             entry["files"][str(plan.path)] = plan.record
             entry["installed_at"] = utcnow().isoformat()
             manifest["installs"][key] = entry
             _save_manifest(data_home, manifest)  # after each file: a later failure leaves this one undoable
+        if not dry_run:
+            backups.prune(data_home, _kept_backups(manifest))
     return report
 
 
@@ -147,21 +153,60 @@ def uninstall(client: str, scope: str, project: Path, data_home: Path, *, dry_ru
             if dry_run:
                 continue
             if plan.new is not None or plan.delete:
-                _commit(plan)
+                _commit(plan, data_home)
+            _retire_legacy_backup(data_home, plan.path, entry["files"][str(plan.path)])
             del entry["files"][str(plan.path)]
             if entry["files"]:
                 manifest["installs"][key] = entry
             else:
                 manifest["installs"].pop(key, None)
             _save_manifest(data_home, manifest)
+        if not dry_run:
+            backups.prune(data_home, _kept_backups(manifest))
     return report
 
 
+def ignore_warnings(report: Report) -> list[str]:
+    """Personal files an install wrote inside a git work tree that git does not ignore (Claude Code
+    makes git ignore .claude/settings.local.json when it creates that file itself; kenning may be
+    first)."""
+    git = shutil.which("git")
+    if report.scope != "local" or report.project is None or git is None:
+        return []
+    out = []
+    for f in report.files:
+        if not f.written or report.project not in f.path.parents:
+            continue
+        done = subprocess.run([git, "-C", str(report.project), "check-ignore", "-q", str(f.path)],
+                              capture_output=True, timeout=30)
+        if done.returncode == 1:  # 0: ignored; 128: not a git work tree (or git failed): nothing to say
+            relative = f.path.relative_to(report.project)
+            out.append(f"git does not ignore {relative}, which holds your personal hooks: add it to .gitignore "
+                       "(or .git/info/exclude) so it is not committed.")
+    return out
+
+
 def _key(client: str, scope: str, project: Path) -> tuple[str, Path | None]:
-    if scope not in clients.SCOPES:
-        raise InvalidInput(f"unknown scope {scope!r}; use 'project' or 'user'")
-    project_key = project.expanduser().resolve() if scope == "project" else None
+    clients.check_scope(client, scope)
+    project_key = clients.project_root(project) if scope != "user" else None
     return f"{client}:{scope}:{project_key or ''}", project_key
+
+
+def _kept_backups(manifest: dict[str, Any]) -> set[str]:
+    """The copies an install record restores from on uninstall."""
+    return {str(record["backup"]) for entry in manifest["installs"].values()
+            for record in entry.get("files", {}).values() if record.get("backup")}
+
+
+def _retire_legacy_backup(data_home: Path, path: Path, record: dict[str, Any]) -> None:
+    """An older kenning kept its copy beside the file, in the project: move it among the others."""
+    legacy = Path(record["backup"]) if record.get("backup") else None
+    if legacy is None or not backups.is_legacy(legacy):
+        return
+    data = fileio.read_or_none(legacy)
+    if data is not None:
+        backups.save(data_home, path, data)
+        legacy.unlink()
 
 
 @contextmanager
@@ -372,9 +417,9 @@ def _uninstall_hook(doc: dict[str, Any], change: dict[str, Any]) -> str:
 # -- writing ---------------------------------------------------------------------------------------
 
 
-def _commit(plan: _Plan) -> None:
+def _commit(plan: _Plan, data_home: Path) -> None:
     if plan.old is not None and plan.backup:
-        plan.report.backup = _backup(plan.path, plan.old)
+        plan.report.backup = backups.save(data_home, plan.path, plan.old)
         if plan.record is not None and plan.record.get("original_sha256") == _sha(plan.old):
             plan.record["backup"] = str(plan.report.backup)  # the file as it was before kenning touched it
     # a client may have written the file since it was read: never replace what was not seen
@@ -391,22 +436,6 @@ def _commit(plan: _Plan) -> None:
         return
     assert plan.new is not None
     fileio.atomic_write(plan.path, plan.new)
-
-
-def _backup(path: Path, data: bytes) -> Path:
-    target = _backup_name(path)
-    fileio.atomic_write(target, data, mode=path.stat().st_mode & 0o777)  # same permissions: it may hold secrets
-    return target
-
-
-def _backup_name(path: Path) -> Path:
-    stamp = utcnow().strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(f"{path.name}{BACKUP_MARK}{stamp}")
-    n = 2
-    while target.exists():
-        target = path.with_name(f"{path.name}{BACKUP_MARK}{stamp}-{n}")
-        n += 1
-    return target
 
 
 def _missing_dirs(folder: Path) -> list[Path]:

@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from .frontmatter import normalise_platform
 from .model import Requirements
 
+# kenning itself is there whenever this code runs, whatever PATH says (a client started from a
+# desktop does not see the virtual environment's bin folder); the built-in skills require it
+SELF = "kenning"
+
 
 def this_platform() -> str:
     return normalise_platform(sys.platform if not sys.platform.startswith("linux") else "linux")
@@ -25,7 +29,7 @@ def missing(requires: Requirements, environ: Mapping[str, str] | None = None) ->
     out: list[str] = []
     if requires.platforms and this_platform() not in requires.platforms:
         out.append("platform:" + "|".join(requires.platforms))
-    out += [f"bin:{b}" for b in requires.bins if shutil.which(b, path=path) is None]
+    out += [f"bin:{b}" for b in requires.bins if b != SELF and shutil.which(b, path=path) is None]
     if requires.any_bins and not any(shutil.which(b, path=path) for b in requires.any_bins):
         out.append("any-bin:" + "|".join(requires.any_bins))
     out += [f"env:{v}" for v in requires.env if not env.get(v)]
