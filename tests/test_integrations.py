@@ -512,3 +512,28 @@ def test_a_backup_an_older_kenning_left_in_the_project_is_moved_out_on_uninstall
 
     assert path.read_bytes() == original
     assert not legacy.exists() and [c.read_bytes() for c in backups(path)] == [original]
+
+
+# -- layout ----------------------------------------------------------------------------------------------
+
+
+def test_install_and_uninstall_change_only_kennings_entry_in_the_users_text(home: Path, proj: Path) -> None:
+    """Claude Code rewrites ~/.claude.json while kenning is installed; uninstall then takes out only
+    kenning's entry, and the user's inline arrays and spacing are never re-laid out."""
+    path = home / ".claude.json"
+    root = str(proj.resolve())
+    user_text = ('{\n  "numStartups": 3,\n  "tipsHistory": {"a": 1, "b": 2},\n  "projects": {\n    "%s": '
+                 '{"allowedTools": ["Bash(ls)", "Read"], "history": []}\n  }\n}' % root)
+    write(path, user_text)
+
+    run("install", "claude-code", "--project", str(proj))
+
+    text = path.read_text()
+    assert text.startswith(user_text[:user_text.index('"history": []') + len('"history": []')])
+    assert json.loads(text)["projects"][root]["mcpServers"]["kenning"]["command"] == clients.this_kenning().argv[0]
+    path.write_text(text.replace('"numStartups": 3', '"numStartups": 4'))  # the client writes the file meanwhile
+
+    report = run_json("uninstall", "claude-code", "--project", str(proj))
+
+    assert report["files"][0]["changes"] == [{"change": f"projects.{root}.mcpServers.kenning", "action": "removed"}]
+    assert path.read_text() == user_text.replace('"numStartups": 3', '"numStartups": 4')

@@ -40,7 +40,7 @@ from typing import Any
 from .. import fileio
 from ..errors import Conflict, InvalidInput, NotFound, StoreError
 from ..timeutil import utcnow
-from . import backups, clients
+from . import backups, clients, jsonedit
 from .clients import JsonHook, JsonKey, Launch, Target, TomlTable
 
 MANIFEST_FILE = "integrations.json"
@@ -236,7 +236,7 @@ def _plan_install(target: Target, old_record: dict[str, Any] | None) -> _Plan:
             report.changes.append({"change": change.label, "action": action})
             if record is not None:
                 records.append(record)
-        new = _dump_json(new_doc, old) if new_doc != doc else None
+        new = _edit_json(old, doc, new_doc) if new_doc != doc else None
     else:
         text = _decode(path, old)
         new_text: str | None = None
@@ -342,11 +342,12 @@ def _plan_uninstall(path: Path, record: dict[str, Any]) -> _Plan:
         empty = not text.strip()
     else:
         doc = _parse_json(path, current, during="uninstall")
+        before = copy.deepcopy(doc)
         for change in reversed(changes):
             action = _uninstall_key(doc, change) if change["kind"] == "key" else _uninstall_hook(doc, change)
             report.changes.insert(0, {"change": _label(change), "action": action})
         reversed_any = any(c["action"] in ("removed", "restored") for c in report.changes)
-        new = _dump_json(doc, current) if reversed_any else current  # nothing taken out: no re-layout either
+        new = _edit_json(current, before, doc) if reversed_any else current
         empty = doc == {}
     if new == current:
         return _Plan(path, current, None, None, report)
@@ -516,6 +517,16 @@ def _parse_json(path: Path, data: bytes | None, *, during: str = "install") -> d
     if not isinstance(doc, dict):
         raise InvalidInput(f"{path} holds a JSON {_kind(doc)}, not an object; kenning did not change it")
     return doc
+
+
+def _edit_json(old: bytes | None, doc: dict[str, Any], new_doc: dict[str, Any]) -> bytes:
+    """``new_doc`` written into the file's own text, splicing only what differs from ``doc``, so the
+    rest keeps the user's layout byte for byte; if the text edit fails its own check, the whole
+    document in the file's indentation and line endings."""
+    try:
+        return jsonedit.follow(old.decode("utf-8") if old else "", doc, new_doc).encode("utf-8")
+    except ValueError:
+        return _dump_json(new_doc, old)
 
 
 def _dump_json(doc: dict[str, Any], like: bytes | None) -> bytes:

@@ -362,3 +362,44 @@ def _element(root: _Node, path: Keys, index: int) -> tuple[_Node, int]:
     if not 0 <= i < len(node.items):
         raise IndexError(f"{_name(path)} has no element {index}")
     return node, i
+
+
+def follow(text: str, old: Any, new: Any, path: Keys = ()) -> str:
+    """Edit ``text`` (which holds ``old`` at ``path``) until it holds ``new`` there, with the fewest
+    splices: removed keys deleted, added keys appended, changed members followed into; an array
+    that only gained or lost elements at known places gets those elements added or removed, one of
+    the same length has its changed elements replaced, anything else is rewritten whole."""
+    if _same(old, new):
+        return text
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [k for k in old if k not in new]:
+            text = delete_key(text, (*path, key))
+        for key, value in new.items():
+            text = follow(text, old[key], value, (*path, key)) if key in old else set_value(text, (*path, key), value)
+        return text
+    if isinstance(old, list) and isinstance(new, list) and path:
+        return _follow_list(text, old, new, path)
+    if not path:
+        raise ValueError("the document's root must stay an object")
+    return set_value(text, path, new)
+
+
+def _follow_list(text: str, old: list[Any], new: list[Any], path: Keys) -> str:
+    if len(new) == len(old):
+        for i, (a, b) in enumerate(zip(old, new)):
+            if not _same(a, b):
+                text = replace_item(text, path, i, b)
+        return text
+    if len(new) > len(old) and all(_same(a, b) for a, b in zip(old, new)):
+        for value in new[len(old):]:
+            text = append_item(text, path, value)
+        return text
+    if len(new) == len(old) - 1:
+        gone = next((i for i, (a, b) in enumerate(zip(old, new)) if not _same(a, b)), len(new))
+        if all(_same(a, b) for a, b in zip(old[gone + 1:], new[gone:])):
+            return remove_item(text, path, gone)
+    return set_value(text, path, new)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
