@@ -417,3 +417,23 @@ def test_random_item_removals_and_replacements_touch_only_their_span(seed: int) 
         del _at(doc, path)[index]
         assert json.dumps(json.loads(gone)) == json.dumps(doc)
         checked += 1
+
+
+def test_follow_splices_only_what_differs_between_two_documents() -> None:
+    text = ('{\n  "keep": {"args": ["-y", "x"]},\n  "hooks": {\n    "Start": [\n      {"a": 1},\n      {"b": 2}\n'
+            '    ]\n  },\n  "gone": true\n}\n')
+    old = json.loads(text)
+    new = json.loads(text)
+    new["hooks"]["Start"].append({"kenning": True})
+    new["hooks"]["End"] = [{"kenning": True}]
+    del new["gone"]
+
+    out = jsonedit.follow(text, old, new)
+
+    assert json.loads(out) == new
+    assert out.startswith('{\n  "keep": {"args": ["-y", "x"]},\n  "hooks": {\n    "Start": [\n      {"a": 1},\n')
+    back = jsonedit.follow(out, new, old)
+    assert json.loads(back) == old
+    middle = json.loads(text)
+    del middle["hooks"]["Start"][0]  # an element taken out of the middle of an array: only that one goes
+    assert jsonedit.follow(text, old, middle) == text.replace('      {"a": 1},\n', "")
