@@ -1,12 +1,10 @@
-"""`kenning install` / `uninstall` on real config files (HOME and the project under tmp_path), and
-the Claude Code hooks run as real `kenning hook` processes."""
+"""`kenning install` / `uninstall` on real config files (HOME and the project under tmp_path). The
+hooks they install are tested in test_hooks.py."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,6 @@ from click.testing import CliRunner, Result
 
 from kenning.cli import cli
 from kenning.integrations import clients
-from kenning.integrations.hooks import read_new_lines, transcript_messages
 from kenning.integrations.install import install, uninstall
 
 PORTABLE_ENTRY = {"command": "kenning", "args": ["mcp"]}  # what a shared file gets
@@ -374,92 +371,6 @@ def test_dry_run_and_generic_write_nothing(proj: Path, home: Path, isolated_home
 def test_uninstall_of_what_was_never_installed_says_so(proj: Path) -> None:
     result = run("uninstall", "cursor", "--shared", "--project", str(proj), code=1)
     assert "was not installed" in result.output and "integrations.json" in result.output
-
-
-# -- hooks ---------------------------------------------------------------------------------------------
-
-
-def hook(event: str, payload: str) -> subprocess.CompletedProcess[str]:
-    """`kenning hook EVENT` as Claude Code runs it: a process with the event's JSON on stdin."""
-    return subprocess.run([sys.executable, "-c", "from kenning.cli import main; main()", "hook", event],
-                          input=payload, capture_output=True, text=True, timeout=120, env=dict(os.environ))
-
-
-def transcript(path: Path) -> Path:
-    lines = [
-        {"type": "summary", "summary": "Staging database", "leafUuid": "u0"},
-        {"type": "user", "isSidechain": False, "timestamp": "2026-11-30T09:00:00.000Z",
-         "message": {"role": "user", "content": "Remember that the staging database is db-stg.internal."}},
-        {"type": "assistant", "timestamp": "2026-11-30T09:00:04.000Z", "message": {"role": "assistant", "content": [
-            {"type": "thinking", "thinking": "note it"},
-            {"type": "text", "text": "Noted: staging is db-stg.internal."}]}},
-        {"type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ping db-stg.internal"}}]}},
-        {"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": "64 bytes from 10.0.0.5"}]}},
-        {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "It answers."}]}},
-        {"type": "user", "isSidechain": True, "message": {"role": "user", "content": "a subagent's prompt"}},
-        {"type": "user", "isMeta": True, "message": {"role": "user", "content": "Caveat: local commands"}},
-        {"type": "user", "message": {"role": "user", "content": "<command-name>/compact</command-name>"}},
-    ]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def test_transcript_lines_become_user_and_assistant_messages(tmp_path: Path) -> None:
-    path = transcript(tmp_path / "t.jsonl")
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write('{"type": "user", "message": {"role": "user", "content": "still being wri')  # no newline yet
-
-    lines, offset = read_new_lines(path, 0)
-
-    assert [(m["role"], m["content"]) for m in transcript_messages(lines)] == [
-        ("user", "Remember that the staging database is db-stg.internal."),
-        ("assistant", "Noted: staging is db-stg.internal.\n\nIt answers."),
-    ]
-    assert offset == len(path.read_bytes()) - len(path.read_bytes().rsplit(b"\n", 1)[1])
-    assert read_new_lines(path, offset) == ([], offset)
-
-
-def test_session_start_hook_prints_the_context_for_the_working_directory(proj: Path) -> None:
-    write(proj / ".git" / "HEAD", "ref: refs/heads/fix-login-timeout\n")
-
-    done = hook("session-start", json.dumps({"session_id": "s1", "cwd": str(proj), "hook_event_name": "SessionStart",
-                                             "source": "startup"}))
-
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("# Context for: proj (git branch fix-login-timeout)")
-
-
-def test_session_end_hook_consolidates_the_transcript_once(proj: Path, isolated_home: Path, tmp_path: Path) -> None:
-    payload = json.dumps({"session_id": "s1", "transcript_path": str(transcript(tmp_path / "s1.jsonl")),
-                          "cwd": str(proj), "hook_event_name": "SessionEnd", "reason": "other"})
-
-    done = hook("session-end", payload)
-
-    assert done.returncode == 0, done.stderr
-    assert "consolidated 2 messages without a model" in done.stdout
-    history = (isolated_home / "HISTORY.md").read_text(encoding="utf-8")
-    assert "db-stg.internal" in history
-
-    again = hook("pre-compact", payload.replace("SessionEnd", "PreCompact"))
-
-    assert again.returncode == 0 and "nothing new" in again.stdout
-    assert (isolated_home / "HISTORY.md").read_text(encoding="utf-8") == history
-
-
-@pytest.mark.parametrize("event, payload", [
-    ("session-start", "this is not json"),
-    ("session-end", '["a", "list"]'),
-    ("pre-compact", '{"session_id": "s1", "transcript_path": "/nowhere/t.jsonl"}'),
-    ("no-such-event", "{}"),
-])
-def test_a_hook_never_fails_the_agent(event: str, payload: str, isolated_home: Path) -> None:
-    done = hook(event, payload)
-
-    assert done.returncode == 0
-    assert done.stdout == "" and done.stderr.startswith(f"kenning {event} hook:")
-    assert event in (isolated_home / "logs" / "hooks.log").read_text(encoding="utf-8")
 
 
 # -- backups -------------------------------------------------------------------------------------------
