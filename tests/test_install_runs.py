@@ -19,8 +19,10 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client, StdioServerParameters
 from click.testing import CliRunner
 
+from agentclients import agent_clients  # noqa: F401  (a fixture: the real Codex, from npm)
 from kenning.cli import cli
 from kenning.integrations import clients
+from kenning.integrations.codex_trust import hooks_list
 
 CLIENT_PATH = "/usr/bin:/bin"
 
@@ -115,7 +117,9 @@ def test_claude_code_default_install_runs_from_a_bare_path_and_touches_no_commit
 
 
 @pytest.mark.parametrize("client", ["codex", "cursor"])
-def test_codex_and_cursor_default_installs_run_from_a_bare_path(client: str, person: dict[str, Path]) -> None:
+def test_codex_and_cursor_default_installs_run_from_a_bare_path(client: str, person: dict[str, Path],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KENNING_CODEX_BIN", "/nonexistent/codex")  # trusting is tested with the real Codex
     home, project = person["home"], person["project"]
     before = tree(project)
     report = run("install", client, "--project", str(project))
@@ -128,6 +132,22 @@ def test_codex_and_cursor_default_installs_run_from_a_bare_path(client: str, per
     else:
         entry = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["kenning"]
     assert "memory_recall" in list_tools(entry, home, project)
+    hooks_file = home / (".codex" if client == "codex" else ".cursor") / "hooks.json"
+    hooks = json.loads(hooks_file.read_text())["hooks"]
+    assert len(hooks) == 3
+    for event, entries in hooks.items():
+        command = (entries[-1]["hooks"][0] if client == "codex" else entries[-1])["command"]
+        sample = ({"session_id": "s1", "cwd": str(project), "hook_event_name": event, "transcript_path": None}
+                  if client == "codex" else
+                  {"conversation_id": "c1", "hook_event_name": event, "workspace_roots": [str(project)],
+                   "transcript_path": None})
+        done = run_hook(command, sample, home, project)
+        assert done.returncode == 0 and not done.stderr, (event, done.stderr)
+        if "session-start" in command:
+            answer = json.loads(done.stdout)  # both take the context as JSON
+            assert "# Context for: app" in json.dumps(answer, ensure_ascii=False), answer
+    if client == "codex":
+        assert any("trust kenning's three hooks" in note for note in report["notes"])  # no codex on this PATH
 
     run("uninstall", client, "--project", str(project))
 
@@ -155,3 +175,31 @@ def test_the_built_in_skills_are_available_whatever_path_says(person: dict[str, 
     assert done.returncode == 0, done.stderr
     builtin = [s for s in json.loads(done.stdout)["skills"] if s["source"] == "builtin"]
     assert builtin and all(s["available"] for s in builtin), builtin
+
+
+def test_a_codex_install_has_codex_trust_kennings_hooks_and_uninstall_takes_the_trust_out(
+        person: dict[str, Path], agent_clients: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex skips an untrusted hook without a word; install asks the real Codex (app-server
+    hooks/list) for each hook's key and hash and records the trust where Codex keeps it."""
+    home, project = person["home"], person["project"]
+    monkeypatch.setenv("KENNING_CODEX_BIN", str(agent_clients.codex))
+    monkeypatch.setenv("PATH", f"{agent_clients.node_dir}:{os.environ['PATH']}")  # codex.js runs under node
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    original = b'model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n'
+    config.write_bytes(original)
+
+    report = run("install", "codex", "--project", str(project))
+
+    trusted = tomllib.loads(config.read_text())["hooks"]["state"]
+    assert len(trusted) == 3 and all(v["trusted_hash"].startswith("sha256:") for v in trusted.values())
+    listed = hooks_list(str(agent_clients.codex), home / ".codex", project)
+    ours = [h for entry in listed["data"] for h in entry["hooks"] if "hook" in h["command"] and "kenning" in h["command"]]
+    assert sorted(h["trustStatus"] for h in ours) == ["trusted"] * 3, ours
+    assert not any("trust kenning's three hooks" in note for note in report["notes"])
+    again = run("install", "codex", "--project", str(project))
+    assert not again["changed"]
+
+    run("uninstall", "codex", "--project", str(project))
+
+    assert config.read_bytes() == original and not (home / ".codex" / "hooks.json").exists()

@@ -92,7 +92,7 @@ def install(ctx: click.Context, client: str, scope: str | None, shared: bool, pr
     notes = clients.notes(client, scope) if report.changed else []
     if importlib.util.find_spec("mcp") is None:
         notes.insert(0, "`kenning mcp` needs the MCP SDK: pip install 'kenning[mcp]'")
-    notes += installing.ignore_warnings(report)
+    notes += report.notes + installing.ignore_warnings(report)
     if checked is not None and checked.answer is None:
         notes.append(f"`{launch.argv[0]}` is not on this shell's PATH: the shared entry runs it from PATH, so install "
                      "kenning where your client finds it (e.g. `pipx install 'kenning[mcp]'`) to use it here too.")

@@ -60,20 +60,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import InvalidInput
+from . import hookspecs
 
 CLIENTS = ("claude-code", "codex", "cursor")
 SCOPES = ("local", "user", "project")
 SERVER_NAME = "kenning"
 PORTABLE_COMMAND = "kenning"
-SESSION_START_BUDGET = 2000  # tokens: Claude Code cuts hook output at 10,000 characters
 CODEX_STARTUP_TIMEOUT = 30  # seconds Codex waits for `kenning mcp` (its default, 10, is tight on a busy machine)
 
-# event in Claude Code's settings -> (argument of `kenning hook`, timeout in seconds or None)
-CLAUDE_HOOKS: dict[str, tuple[str, int | None]] = {
-    "SessionStart": ("session-start", None),  # the default (600 s) is plenty for one context build
-    "PreCompact": ("pre-compact", 120),  # compaction waits for it: bounded even with a slow model
-    "SessionEnd": ("session-end", 60),  # 1.5 s by default; 60 s is the most a hook can raise it to
-}
 
 Format = Literal["json", "toml"]
 
@@ -204,30 +198,22 @@ def codex_server_entry(launch: Launch, kenning_home: Path | None) -> dict[str, A
     return entry
 
 
-def hook_command(launch: Launch, argument: str, kenning_home: Path | None, client: str = "claude-code") -> str:
-    """The shell command of one hook. A portable one does nothing where kenning is not installed,
-    so a teammate without it sees no hook error at every start."""
-    args: list[str] = []
-    if kenning_home is not None and not launch.portable:
-        args += ["--home", str(kenning_home)]
-    args += ["hook", argument]
-    if client != "claude-code":
-        args += ["--client", client]
-    if argument == "session-start":
-        args += ["--budget", str(SESSION_START_BUDGET)]
-    command = launch.shell(*args)
+def hook_prefix(launch: Launch, kenning_home: Path | None) -> str | list[str]:
+    """What runs kenning in a hook command. A portable one does nothing where kenning is not
+    installed, so a teammate without it sees no hook error at every start."""
     if launch.portable:
-        return f"command -v {PORTABLE_COMMAND} >/dev/null 2>&1 || exit 0; {command}"
-    return command
+        return f"command -v {PORTABLE_COMMAND} >/dev/null 2>&1 || exit 0; {PORTABLE_COMMAND}"
+    return [*launch.argv, *(["--home", str(kenning_home)] if kenning_home is not None else [])]
 
 
-def claude_hooks(launch: Launch, kenning_home: Path | None) -> tuple[JsonHook, ...]:
-    out = []
-    for event, (argument, timeout) in CLAUDE_HOOKS.items():
-        handler: dict[str, Any] = {"type": "command", "command": hook_command(launch, argument, kenning_home)}
-        if timeout is not None:
-            handler["timeout"] = timeout
-        out.append(JsonHook(event, {"hooks": [handler]}))
+def hook_changes(client: str, launch: Launch, kenning_home: Path | None) -> tuple[JsonKey | JsonHook, ...]:
+    """The client's three hooks (``hookspecs``) as changes to its hooks file."""
+    out: list[JsonKey | JsonHook] = []
+    for entry in hookspecs.hook_entries(client, hook_prefix(launch, kenning_home)):
+        if isinstance(entry, hookspecs.SetKey):
+            out.append(JsonKey(entry.path, entry.value))
+        else:
+            out.append(JsonHook(entry.path[-1], entry.value))
     return tuple(out)
 
 
@@ -245,23 +231,33 @@ def targets(client: str, scope: str, project: Path, kenning_home: Path | None,
     if launch is None:
         launch = portable_kenning() if scope == "project" else this_kenning()
     home, root = Path.home(), project_root(project)
+    hooks = Target(hookspecs.hook_file(client, scope, home=home, project=root, codex_home=codex_home()), "json",
+                   hook_changes(client, launch, kenning_home))
     if client == "claude-code":
         entry = server_entry(launch, kenning_home, stdio_type=True)
         if scope == "local":
-            return [Target(home / ".claude.json", "json", (JsonKey(("projects", str(root), "mcpServers", SERVER_NAME),
-                                                                   entry),)),
-                    Target(root / ".claude" / "settings.local.json", "json", claude_hooks(launch, kenning_home))]
-        user = scope == "user"
-        settings = (home / ".claude" if user else root / ".claude") / "settings.json"
-        return [Target(home / ".claude.json" if user else root / ".mcp.json", "json",
-                       (JsonKey(("mcpServers", SERVER_NAME), entry),)),
-                Target(settings, "json", claude_hooks(launch, kenning_home))]
-    if client == "codex":
-        folder = codex_home() if scope == "user" else root / ".codex"
+            server = Target(home / ".claude.json", "json",
+                            (JsonKey(("projects", str(root), "mcpServers", SERVER_NAME), entry),))
+        else:
+            server = Target(home / ".claude.json" if scope == "user" else root / ".mcp.json", "json",
+                            (JsonKey(("mcpServers", SERVER_NAME), entry),))
+    elif client == "codex":
         table = TomlTable(("mcp_servers", SERVER_NAME), codex_server_entry(launch, kenning_home))
-        return [Target(folder / "config.toml", "toml", (table,))]
-    folder = (home if scope == "user" else root) / ".cursor"
-    return [Target(folder / "mcp.json", "json", (JsonKey(("mcpServers", SERVER_NAME), server_entry(launch, kenning_home)),))]
+        server = Target(codex_config(scope, root), "toml", (table,))
+    else:
+        folder = (home if scope == "user" else root) / ".cursor"
+        server = Target(folder / "mcp.json", "json", (JsonKey(("mcpServers", SERVER_NAME),
+                                                              server_entry(launch, kenning_home)),))
+    return [server, hooks]
+
+
+def codex_config(scope: str, root: Path) -> Path:
+    return (codex_home() if scope == "user" else root / ".codex") / "config.toml"
+
+
+def codex_trust_tables(trust: dict[str, str]) -> tuple[TomlTable, ...]:
+    """``[hooks.state."<key>"] trusted_hash = ...``: Codex runs these hooks without review."""
+    return tuple(TomlTable(("hooks", "state", key), {"trusted_hash": digest}) for key, digest in sorted(trust.items()))
 
 
 def generic_config(kenning_home: Path | None, launch: Launch | None = None) -> dict[str, Any]:

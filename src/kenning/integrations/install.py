@@ -40,7 +40,7 @@ from typing import Any
 from .. import fileio
 from ..errors import Conflict, InvalidInput, NotFound, StoreError
 from ..timeutil import utcnow
-from . import backups, clients, jsonedit
+from . import backups, clients, codex_trust, hookspecs, jsonedit
 from .clients import JsonHook, JsonKey, Launch, Target, TomlTable
 
 MANIFEST_FILE = "integrations.json"
@@ -79,6 +79,7 @@ class Report:
     project: Path | None
     dry_run: bool
     files: list[FileReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the person must still do
 
     @property
     def changed(self) -> bool:
@@ -110,7 +111,8 @@ class _Plan:
 def install(client: str, scope: str, project: Path, data_home: Path, kenning_home: Path | None, *,
             dry_run: bool = False, launch: Launch | None = None) -> Report:
     """Add kenning's MCP server and hooks to ``client``'s config for ``scope``, run as ``launch``
-    (default: this kenning by absolute path; the portable ``kenning`` for the project scope)."""
+    (default: this kenning by absolute path; the portable ``kenning`` for the project scope). For
+    Codex, the hooks are then trusted the way Codex records a person's review (``codex_trust``)."""
     targets = clients.targets(client, scope, project, kenning_home, launch)
     key, project_key = _key(client, scope, project)
     report = Report("install", client, scope, project_key, dry_run)
@@ -121,17 +123,54 @@ def install(client: str, scope: str, project: Path, data_home: Path, kenning_hom
         plans = [_plan_install(t, entry["files"].get(str(_real(t.path)))) for t in targets]  # all refusals first
         for plan in plans:
             report.files.append(plan.report)
-            if dry_run or plan.new is None:
-                continue
-            _commit(plan, data_home)
-            assert plan.record is not None
-            entry["files"][str(plan.path)] = plan.record
-            entry["installed_at"] = utcnow().isoformat()
-            manifest["installs"][key] = entry
-            _save_manifest(data_home, manifest)  # after each file: a later failure leaves this one undoable
+            if not dry_run:
+                _apply(plan, data_home, manifest, key, entry)
+        if client == "codex" and not dry_run:
+            _trust_codex_hooks(targets, project_key or Path.cwd(), data_home, manifest, key, entry, report)
         if not dry_run:
             backups.prune(data_home, _kept_backups(manifest))
     return report
+
+
+def _apply(plan: _Plan, data_home: Path, manifest: dict[str, Any], key: str, entry: dict[str, Any]) -> None:
+    if plan.new is None:
+        return
+    _commit(plan, data_home)
+    assert plan.record is not None
+    entry["files"][str(plan.path)] = plan.record
+    entry["installed_at"] = utcnow().isoformat()
+    manifest["installs"][key] = entry
+    _save_manifest(data_home, manifest)  # after each file: a later failure leaves this one undoable
+
+
+def _trust_codex_hooks(targets: list[Target], cwd: Path, data_home: Path, manifest: dict[str, Any], key: str,
+                       entry: dict[str, Any], report: Report) -> None:
+    """Ask Codex for the keys and hashes of kenning's hooks, and record them as trusted in the
+    user's config.toml, next to what the install put there (uninstall takes them out with it)."""
+    codex = codex_trust.find_codex()
+    if codex is None:
+        report.notes.append("Codex runs a new hook only once you trust it: codex is not on this PATH, so open "
+                            "/hooks in Codex and trust kenning's three hooks.")
+        return
+    commands = [c.group["hooks"][0]["command"] for t in targets for c in t.changes if isinstance(c, JsonHook)]
+    try:
+        trust = hookspecs.codex_trust(codex_trust.hooks_list(codex, clients.codex_home(), cwd), commands)
+    except codex_trust.CodexUnavailable as exc:
+        report.notes.append(f"{exc}; open /hooks in Codex and trust kenning's three hooks.")
+        return
+    config = _real(clients.codex_home() / "config.toml")
+    record = entry["files"].get(str(config))
+    # the file's other tables from this install stay in its record (and a trust entry not renewed now)
+    kept = [TomlTable(tuple(c["path"]), c["value"]) for c in (record or {}).get("changes", [])
+            if c["kind"] == "toml_table" and not (c["path"][:2] == ["hooks", "state"] and c["path"][2] in trust)]
+    plan = _plan_install(Target(config, "toml", (*kept, *clients.codex_trust_tables(trust))), record)
+    _apply(plan, data_home, manifest, key, entry)
+    same = next((f for f in report.files if f.path == plan.path), None)
+    if same is None:
+        report.files.append(plan.report)
+    else:
+        same.changes += [c for c in plan.report.changes if c["change"].startswith("[hooks.state")]
+        same.backup = same.backup or plan.report.backup
 
 
 def uninstall(client: str, scope: str, project: Path, data_home: Path, *, dry_run: bool = False) -> Report:
