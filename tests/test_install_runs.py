@@ -203,3 +203,24 @@ def test_a_codex_install_has_codex_trust_kennings_hooks_and_uninstall_takes_the_
     run("uninstall", "codex", "--project", str(project))
 
     assert config.read_bytes() == original and not (home / ".codex" / "hooks.json").exists()
+
+
+def test_install_refuses_a_command_that_does_not_run_and_writes_nothing(person: dict[str, Path], tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A virtual environment whose interpreter is gone (moved, or its Python upgraded away): its
+    kenning script's shebang points nowhere, so a client would get exit 127 at every start."""
+    venv_bin = tmp_path / "old-venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    script = venv_bin / "kenning"
+    script.write_text(f"#!{tmp_path}/gone/python\nimport kenning\n")
+    script.chmod(0o755)
+    monkeypatch.setattr("sys.executable", str(venv_bin / "python"))
+    home, project = person["home"], person["project"]
+    before_home, before_project = tree(home), tree(project)
+
+    result = CliRunner().invoke(cli, ["install", "claude-code", "--project", str(project)], prog_name="kenning")
+
+    assert result.exit_code == 2, result.output
+    assert str(script) in result.output and "PATH=/usr/bin:/bin" in result.output
+    assert "nothing was written" in " ".join(result.output.split())
+    assert tree(home) == before_home and tree(project) == before_project
