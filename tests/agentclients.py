@@ -180,7 +180,9 @@ def sandbox() -> Sandbox:
 def busy_cores() -> Iterator[int]:
     """Keep every core busy (one spinning process per core) while the block runs; yields the count."""
     count = os.cpu_count() or 1
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    # a spinner stops by itself once this process is gone (a killed pytest must not leave cores spinning)
+    spin = f"import os\nwhile os.getppid() == {os.getpid()}:\n    for _ in range(1_000_000): pass"
+    spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
     try:
         yield count
     finally:
