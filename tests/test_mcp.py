@@ -1,15 +1,20 @@
 """`kenning mcp` driven by the MCP SDK's own client: one stdio server for the tools, resources and
 prompt (on the handshake protocol, so that it can lend its model through sampling), one HTTP server
-behind a bearer token, and the refusal of a non-loopback host."""
+behind a bearer token, and the refusal of a non-loopback host; the handshake answered before the
+store opens (and as the SDK answers it), and a store that cannot open answering every call with why;
+errors that name tools, not CLI commands."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
+import queue
 import socket
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,10 +27,13 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
 from kenning import Kenning
 from kenning.config import MCPConfig, load_settings
-from kenning.errors import Forbidden
+from kenning.errors import Forbidden, KenningError
+from kenning.mcp import handshake
+from kenning.mcp.messages import for_client
 from kenning.mcp.tools import Caller, run_tool
 
 KENNING = [sys.executable, "-c", "from kenning.cli import main; main()"]  # the console script, wherever installed
@@ -200,7 +208,8 @@ def test_skill_writes_from_a_client_are_drafts_awaiting_approval(stdio: Connecti
     assert "three times" in (drafts[patched["draft"]["name"]].path / "SKILL.md").read_text(encoding="utf-8")
 
     refused = stdio.error("skill_manage", action="delete", name="web-rollback")
-    assert "direct_skill_writes" in refused
+    assert "direct_skill_writes" in refused and refused.count("ask the user") == 1
+    assert "ask the user to run `kenning skill delete web-rollback` themselves" in refused
     assert "read-only" in stdio.error("skill_manage", action="edit", name="kenning-memory",
                                       content=SKILL_MD.format(name="kenning-memory"))
 
@@ -212,7 +221,60 @@ def test_bad_arguments_are_clean_tool_errors(stdio: Connection) -> None:
     assert "does not take 'querry'" in stdio.error("memory_recall", querry="x")
     assert "no skill" in stdio.error("skill_view", name="no-such-skill").lower()
     assert "must be one of" in stdio.error("hot_memory", action="wipe")
-    assert "there is no tool" in stdio.error("memory_erase", id="f_1")
+
+
+def test_an_unknown_tool_is_an_invalid_params_protocol_error(stdio: Connection) -> None:
+    with pytest.raises(MCPError) as refused:
+        stdio.call("memory_erase", {"id": "f_1"})
+    assert refused.value.code == types.INVALID_PARAMS == -32602
+    assert "there is no tool 'memory_erase'; the tools are skills_list" in refused.value.message
+    assert stdio.ok("memory_recall", query="anything")["success"]  # the connection goes on
+
+
+def test_errors_name_the_tools_to_call_not_cli_commands(stdio: Connection) -> None:
+    said = {
+        "entity_get": stdio.error("entity_get", name="Nobody Known"),
+        "skill_view": stdio.error("skill_view", name="no-such-skill"),
+        "memory_pin": stdio.error("memory_pin", id="f_000000000000"),
+        "hot_memory": stdio.error("hot_memory", action="remove", old="no entry says this"),
+        "memory_remember": stdio.error("memory_remember", content="The VPN moved", expires_at="2001-01-01"),
+    }
+    for tool, message in said.items():
+        assert "`kenning" not in message, (tool, message)
+    assert "memory_recall with kinds=['entity'] finds them" in said["entity_get"]
+    assert "(skills_list shows every skill)" in said["skill_view"]
+    assert "memory_recall finds what is stored" in said["memory_pin"]
+    assert "hot_memory action=show lists them" in said["hot_memory"]
+    assert "call memory_supersede with its id, or memory_forget" in said["memory_remember"]
+    with pytest.raises(MCPError, match=r"\(skills_list shows every skill\)") as refused:
+        stdio.portal.call(stdio.client.read_resource, "kenning://skills/no-such-skill")
+    assert "`kenning" not in refused.value.message
+
+
+def test_the_library_keeps_naming_cli_commands_and_the_server_translates_them(kb: Kenning) -> None:
+    # the messages as the library raises them, for the CLI, and as an MCP client gets them
+    kb.settings = dataclasses.replace(kb.settings, mcp=MCPConfig(direct_skill_writes=True))  # the library's own refusal
+    caller = Caller(kb, client="tester")
+    cases = [
+        (lambda: kb.entities.get("Nobody"), "`kenning entity list`", "memory_recall with kinds=['entity']"),
+        (lambda: kb.skills.get("no-such-skill"), "`kenning skill list`", "skills_list"),
+        (lambda: kb.delete("f_000000000000", "gone"), "`kenning recall`", "memory_recall finds what is stored"),
+        (lambda: kb.hot_in("default").remove("no entry says this"), "`kenning hot show`", "hot_memory action=show"),
+        (lambda: kb.remember("The VPN moved", expires_at="2001-01-01"), "`kenning expire ID`", "memory_supersede"),
+        (lambda: run_tool("skill_manage", {"action": "edit", "name": "kenning-memory",
+                                           "content": SKILL_MD.format(name="kenning-memory")}, caller),
+         "`kenning skill create`", "skill_manage action=create"),
+    ]
+    for call, cli, mcp in cases:
+        with pytest.raises(KenningError) as raised:
+            call()
+        assert cli in str(raised.value)
+        translated = for_client(str(raised.value))
+        assert mcp in translated and "`kenning" not in translated, translated
+    # a command no tool stands for: the user is asked to run it
+    assert for_client("the vector is damaged; run `kenning reindex` to embed every item again") == \
+        "the vector is damaged; ask the user to run `kenning reindex` to embed every item again"
+    assert for_client("ask the user to run `kenning skill delete x`") == "ask the user to run `kenning skill delete x`"
 
 
 def test_context_build_resources_and_prompt(stdio: Connection) -> None:
@@ -249,6 +311,131 @@ def test_session_consolidate_borrows_the_clients_model(stdio: Connection,
     fallback = stdio.ok("session_consolidate", messages=json.dumps(said), model="fallback")  # a list sent as text
     assert fallback["mode"] == "fallback" and len(sampled) == 1
     assert "configured" in stdio.error("session_consolidate", messages=messages, model="configured")
+
+
+# -- the handshake, before anything has loaded ----------------------------------------------------------------
+
+
+class RawServer:
+    """`kenning mcp` over stdio spoken to in JSON lines, each answer stamped with when it came."""
+
+    def __init__(self, home: Path) -> None:
+        self.process = subprocess.Popen([*KENNING, "mcp"], env=server_env(home), cwd=home.parent, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.answers: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self.received: dict[Any, tuple[float, dict[str, Any]]] = {}
+        self.stderr: list[str] = []
+        self.last_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=lambda: self.stderr.extend(self.process.stderr or ()), daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout or ():
+            self.answers.put((time.monotonic(), json.loads(line)))
+
+    def send(self, method: str, params: dict[str, Any] | None = None, *, notify: bool = False) -> int:
+        assert self.process.stdin is not None
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, **({"params": params} if params else {})}
+        if not notify:
+            self.last_id += 1
+            message["id"] = self.last_id
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+        return self.last_id
+
+    def answer(self, request_id: int, timeout: float = 90) -> tuple[float, dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while request_id not in self.received:
+            at, message = self.answers.get(timeout=max(0.01, deadline - time.monotonic()))
+            self.received[message.get("id")] = (at, message)
+        return self.received[request_id]
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        _, message = self.answer(self.send(method, params))
+        assert "result" in message, message
+        return message["result"]
+
+    def close(self) -> str:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        return "".join(self.stderr)
+
+
+def initialize(version: str) -> dict[str, Any]:
+    return {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+
+
+def test_the_handshake_is_answered_before_the_store_opens_and_a_tool_call_waits_for_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    lock = sqlite3.connect(home / "kenning.db", isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")  # the store cannot open until this ends
+    server = RawServer(home)
+    try:
+        assert server.call("initialize", initialize("2025-06-18")) == handshake.initialize_result("2025-06-18")
+        server.send("notifications/initialized", notify=True)
+        assert server.call("tools/list") == handshake.tools_result()
+        assert server.call("prompts/list") == handshake.prompts_result()
+        assert server.call("resources/templates/list") == handshake.templates_result()
+        assert server.call("ping") == {}
+        recall = server.send("tools/call", {"name": "memory_recall", "arguments": {"query": "where is the VPN"}})
+        time.sleep(0.5)  # the call is in the server's hands before the store can open
+        released = time.monotonic()
+        lock.execute("COMMIT")
+        lock.close()
+        answered, message = server.answer(recall)
+        assert answered > released and message["result"]["structuredContent"]["hits"] == []
+
+        # from here on the SDK answers: the same as the front did, on every protocol version
+        assert handshake.HANDSHAKE_VERSIONS == HANDSHAKE_PROTOCOL_VERSIONS
+        for version in (*HANDSHAKE_PROTOCOL_VERSIONS, "1999-01-01"):
+            assert server.call("initialize", initialize(version)) == handshake.initialize_result(version)
+            assert server.call("tools/list") == handshake.tools_result()
+            assert server.call("prompts/list") == handshake.prompts_result()
+            assert server.call("resources/templates/list") == handshake.templates_result()
+        assert server.call("initialize", initialize("1999-01-01"))["protocolVersion"] == LATEST_HANDSHAKE_VERSION
+    finally:
+        log = server.close()
+    assert "the SDK answers initialize with" not in log and "Traceback" not in log, log
+
+
+def test_a_client_that_opens_without_the_handshake_is_served_once_loaded(tmp_path: Path) -> None:
+    params = StdioServerParameters(command=KENNING[0], args=[*KENNING[1:], "mcp"], cwd=tmp_path,
+                                   env={"KENNING_HOME": str(tmp_path / "home")})
+
+    async def session() -> tuple[set[str], dict[str, Any]]:
+        async with Client(params, read_timeout_seconds=120) as client:  # the 2026-07-28 per-request protocol
+            names = {t.name for t in (await client.list_tools()).tools}
+            recalled = await client.call_tool("memory_recall", {"query": "anything"})
+            return names, json.loads(recalled.content[0].text)
+
+    with start_blocking_portal() as portal:
+        names, recalled = portal.call(session)
+    assert names == TOOLS and recalled["success"] and recalled["hits"] == []
+
+
+@pytest.mark.parametrize(("file", "text", "reason"), [
+    ("kenning.toml", '[embedder]\nprovider = "nope"\n', "embedder provider 'nope' is unknown"),
+    ("kenning.db", "this is not a database\n" * 200, "is not a usable kenning database"),
+])
+def test_a_store_that_cannot_open_answers_every_call_with_the_reason(tmp_path: Path, file: str, text: str,
+                                                                     reason: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / file).write_text(text, encoding="utf-8")
+    params = StdioServerParameters(command=KENNING[0], args=[*KENNING[1:], "mcp"], cwd=tmp_path,
+                                   env={"KENNING_HOME": str(home)})
+    client = Client(params, mode="legacy", read_timeout_seconds=120)
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(client) as connected:
+        mcp = Connection(portal, connected)
+        assert {t.name for t in portal.call(connected.list_tools).tools} == TOOLS
+        for tool, args in [("memory_recall", {"query": "x"}), ("skills_list", {}), ("memory_recall", {"q": "y"})]:
+            message = mcp.error(tool, **args)
+            assert message.startswith("kenning could not open its store, so no tool can run: "), message
+            assert reason in message and "restart this MCP server" in message and "\n" not in message
+        with pytest.raises(MCPError, match="could not open its store"):
+            portal.call(connected.list_resources)
 
 
 # -- streamable HTTP ---------------------------------------------------------------------------------------

@@ -1,12 +1,18 @@
 """``kenning mcp``: serve kenning to MCP clients (Claude Desktop, Claude Code, Cursor, …).
 
 The MCP SDK is imported only here, when the command runs: it is an optional extra
-(``pip install 'kenning[mcp]'``) and slow to import, and no other command needs it.
+(``pip install 'kenning[mcp]'``) and slow to import (about a second), and no other command needs
+it. Over stdio it is imported behind ``kenning.mcp.front``, which answers the client's handshake
+first; over HTTP, before the server listens.
 """
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +21,9 @@ from kenning.models import DEFAULT_SCOPE
 
 from .skills import project_option
 from .state import home_of
+
+if TYPE_CHECKING:
+    from kenning.api import Kenning
 
 # what `from kenning.mcp import server` needs from outside kenning: missing means the extra is not installed
 _SDK_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "anyio", "pydantic", "pydantic_core"})
@@ -53,27 +62,53 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
       kenning mcp --scope user:alice               # Alice's memories unless a call says otherwise
       kenning mcp --http --port 8765 --token "$(openssl rand -hex 16)"
     """
+    scope = check_scope(scope)  # before anything loads, as the checks below
+    _check_sdk()
     try:
-        from kenning.mcp import server
+        with _sdk_import_errors():
+            if http:
+                _serve_http(ctx, host, port, allow_remote, token, allowed_hosts, scope, project_dir)
+            else:  # the front answers the handshake at once; the SDK and the store load behind it
+                from kenning.mcp import front
+
+                front.serve(lambda: _open(ctx, project_dir), scope)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a person stops a server by hand
+
+
+def _serve_http(ctx: click.Context, host: str, port: int, allow_remote: bool, token: str | None,
+                allowed_hosts: tuple[str, ...], scope: str, project_dir: Path | None) -> None:
+    from kenning.mcp import server
+
+    server.check_bind(host, allow_remote, token, allowed_hosts)
+    kb = _open(ctx, project_dir)  # before listening: the person who started it sees at once if it fails
+    ctx.call_on_close(kb.close)
+    where = f"[{host}]" if ":" in host else host
+    click.echo(f"kenning: MCP server at http://{where}:{port}/mcp" + (" (bearer token required)" if token else ""),
+               err=True)
+    server.serve_http(kb, host, port, token, scope, allowed_hosts)
+
+
+def _open(ctx: click.Context, project_dir: Path | None) -> Kenning:
+    from kenning.api import Kenning  # numpy, SQLite and the embedder: after the front has started
+
+    return Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)
+
+
+def _check_sdk() -> None:
+    """Refuse at once when the extra is not installed (looked up, not imported: that takes a second)."""
+    missing = sorted(name for name in _SDK_MODULES if importlib.util.find_spec(name) is None)
+    if missing:
+        raise click.ClickException(f"kenning mcp needs the MCP SDK (missing: {', '.join(missing)}); install it "
+                                   "with: pip install 'kenning[mcp]'")
+
+
+@contextmanager
+def _sdk_import_errors() -> Iterator[None]:
+    try:
+        yield
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in _SDK_MODULES:
             raise
         raise click.ClickException(f"kenning mcp needs the MCP SDK ({exc}); install it with: "
                                    "pip install 'kenning[mcp]'") from None
-    from kenning.api import Kenning
-
-    scope = check_scope(scope)  # before the embedding model loads, as the checks below
-    if http:
-        server.check_bind(host, allow_remote, token, allowed_hosts)
-    kb = Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)  # one store for the server's lifetime
-    ctx.call_on_close(kb.close)
-    try:
-        if http:
-            where = f"[{host}]" if ":" in host else host
-            click.echo(f"kenning: MCP server at http://{where}:{port}/mcp"
-                       + (" (bearer token required)" if token else ""), err=True)
-            server.serve_http(kb, host, port, token, scope, allowed_hosts)
-        else:
-            server.serve_stdio(kb, scope)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C is how a person stops a server by hand

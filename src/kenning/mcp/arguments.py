@@ -55,6 +55,7 @@ class Param:
     low: float | None = None
     high: float | None = None
     limit: int | None = None
+    items: Mapping[str, Any] | None = None  # "objects": the schema of one item (default: any object)
 
     @property
     def max_size(self) -> int:
@@ -65,14 +66,15 @@ class Param:
     def schema(self, default: Any = None) -> dict[str, Any]:
         """The JSON schema; ``default`` replaces the table's default (the server's scope)."""
         out: dict[str, Any] = {"type": _JSON_TYPES[self.kind], "description": self.help}
+        choices = {"enum": list(self.choices)} if self.choices else {}
         if self.kind == "text":
-            out["maxLength"] = self.max_size
-        elif self.kind == "texts":
-            out["items"] = {"type": "string"}
+            out.update(maxLength=self.max_size, **choices)
+        elif self.kind == "texts":  # the choices are each item's: ["fact"], not "fact"
+            out["items"] = {"type": "string", **choices}
         elif self.kind == "objects":
-            out["items"] = {"type": "object"}
-        if self.choices:
-            out["enum"] = list(self.choices)
+            out["items"] = dict(self.items or {"type": "object"})
+        elif choices:
+            out.update(choices)
         if self.low is not None:
             out["minimum"] = self.low
         if self.high is not None:

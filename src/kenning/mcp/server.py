@@ -7,11 +7,18 @@ from a Python signature and validates the arguments with pydantic before our cod
 names models guess (``q`` for ``query``) would be dropped as unknown and a missing argument would
 come back as a pydantic dump. Here the tool table is the one source of schemas, aliases, coercion
 and messages, and errors are translated in one place per kind of request: a ``KenningError`` in a
-tool becomes a result with ``isError`` whose text is the message; in a resource or prompt, an
-invalid-params protocol error with the message. Never a traceback.
+tool becomes a result with ``isError`` whose text is the message; in a resource or prompt, and a
+call of a tool that does not exist, an invalid-params protocol error (-32602) with the message.
+Never a traceback. The text goes through ``messages.for_client`` first, so that it names tools to
+call rather than CLI commands to run.
 
 One ``Kenning`` serves every request; requests that touch it run one at a time in a worker thread
-(the store, the skill index and the catalog cache are shared).
+(the store, the skill index and the catalog cache are shared). When it could not be opened, the
+server still serves: what needs no store (``handshake``) as usual, every other request fails with
+the reason.
+
+Over stdio the connection is first served by ``front``, which answers the handshake before this
+module (the SDK) is even imported, and then handed to ``serve_streams``.
 
 Sampling: on a connection that negotiated the initialize handshake (protocol up to 2025-11-25) and
 whose client declared ``sampling``, ``session_consolidate`` may use the client's own model
@@ -50,7 +57,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import unquote, urlsplit
 
 import anyio
@@ -70,54 +77,56 @@ from ..errors import InvalidInput, KenningError, LLMError
 from ..llm import Completion, estimate_tokens
 from ..models import DEFAULT_SCOPE
 from ..tiers.hotfile import FILES
+from . import handshake
 from .arguments import parse_arguments
-from .tools import TOOLS, Caller, ToolSpec, run_tool
+from .handshake import HOT_URI, PROMPT, SKILL_URI
+from .messages import for_client
+from .tools import TOOLS, Caller, run_tool
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
     from mcp.server.session import ServerSession
 
     from ..api import Kenning
+    from .front import Inbox, Outbox
 
 log = logging.getLogger("kenning.mcp")
 T = TypeVar("T")
 
-HOT_URI = "kenning://hot/"
-SKILL_URI = "kenning://skills/"
-PROMPT = "task_context"
 SAMPLING_MAX_TOKENS = 4000  # when the caller names no bound; createMessage requires one
-INSTRUCTIONS = (
-    "kenning is your lasting memory and skills library. At the start of a session or task call "
-    "context_build(task). Before a multi-step task call skills_search and follow the skill you open with "
-    "skill_view. When the user states a durable preference or fact call memory_remember; after something "
-    "failed or succeeded unexpectedly call lesson_record. At the end of a session call session_consolidate "
-    "with the conversation. Skills you create or change are drafts until a person approves them. "
-    "Memories (facts, lessons, entities, notes, hot memory) live in scopes: every memory tool acts in the "
-    "scope {scope!r} unless you pass scope, and an id from another scope is not found there; skills are shared."
-)
 MIN_TOKEN = 16
 MAKE_TOKEN = ("make one with `openssl rand -hex 16` or "
               "`python -c \"import secrets; print(secrets.token_urlsafe(24))\"`")
 
 
-def build_server(kb: Kenning, scope: str = DEFAULT_SCOPE) -> Server[Any]:
+def build_server(kb: Kenning | KenningError, scope: str = DEFAULT_SCOPE) -> Server[Any]:
     """The MCP server over ``kb``: tools, resources, the prompt; ``scope`` is what every tool acts in
-    when not given another one."""
+    when not given another one. ``kb`` may be the error that kept the store from opening: then
+    every request that needs the store answers with it."""
     limiter = anyio.CapacityLimiter(1)
 
-    async def in_worker(fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
+    async def in_worker(fn: Callable[[], T]) -> T:
+        return await anyio.to_thread.run_sync(fn, limiter=limiter)
+
+    def store() -> Kenning:
+        if isinstance(kb, KenningError):
+            raise KenningError(str(kb))  # a new one each time: raising one instance again grows its traceback
+        return kb
 
     async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(spec, scope) for spec in TOOLS.values()])
+        return types.ListToolsResult.model_validate(handshake.tools_result(scope))
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in TOOLS:  # a protocol error, as the specification has it, not a tool's failure
+            raise MCPError(code=types.INVALID_PARAMS,
+                           message=f"there is no tool {params.name!r}; the tools are {', '.join(TOOLS)}")
         client = _client_name(ctx.session)
-        caller = Caller(kb, scope=scope, client=client, client_model=ClientModel.of(ctx, client))
+        model = ClientModel.of(ctx, client)
         try:
-            result = await in_worker(run_tool, params.name, params.arguments, caller)
+            result = await in_worker(lambda: run_tool(params.name, params.arguments,
+                                                      Caller(store(), scope=scope, client=client, client_model=model)))
         except KenningError as exc:
-            return _error_result(str(exc))
+            return _error_result(for_client(str(exc)))
         except Exception as exc:  # a bug: logged with its traceback, reported without it
             log.exception("tool %s failed unexpectedly", params.name)
             return _error_result(f"kenning failed unexpectedly in {params.name} ({type(exc).__name__}: {exc}); "
@@ -125,38 +134,33 @@ def build_server(kb: Kenning, scope: str = DEFAULT_SCOPE) -> Server[Any]:
         return _result(result)
 
     async def list_resources(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=await in_worker(_resources, kb, scope))
+        with _protocol_errors():
+            return types.ListResourcesResult(resources=await in_worker(lambda: _resources(store(), scope)))
 
     async def list_templates(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourceTemplatesResult:
-        template = types.ResourceTemplate(uri_template=SKILL_URI + "{name}", name="skill", title="A skill",
-                                          description="A skill's SKILL.md, by name", mime_type="text/markdown")
-        return types.ListResourceTemplatesResult(resource_templates=[template])
+        return types.ListResourceTemplatesResult.model_validate(handshake.templates_result())
 
     async def read_resource(ctx: ServerRequestContext[Any],
                             params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         with _protocol_errors():
-            text = await in_worker(_read, kb, uri, scope)
+            text = await in_worker(lambda: _read(store(), uri, scope))
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text,
                                                                              mime_type="text/markdown")])
 
     async def list_prompts(ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
-        arguments = [types.PromptArgument(name="task", description="The task in a sentence.", required=True),
-                     types.PromptArgument(name="budget_tokens", description="Most tokens (default 4000).")]
-        prompt = types.Prompt(name=PROMPT, title="Context for a task", arguments=arguments,
-                              description="What kenning knows for a task (hot memory, skills, facts, lessons, "
-                                          "entities, notes) as a message to start from.")
-        return types.ListPromptsResult(prompts=[prompt])
+        return types.ListPromptsResult.model_validate(handshake.prompts_result())
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
         with _protocol_errors():
             if params.name != PROMPT:
                 raise InvalidInput(f"there is no prompt {params.name!r}; the prompt is {PROMPT!r}")
-            text = await in_worker(_task_context, kb, params.arguments or {}, scope)
+            text = await in_worker(lambda: _task_context(store(), params.arguments or {}, scope))
         message = types.PromptMessage(role="user", content=types.TextContent(text=text))
         return types.GetPromptResult(description="Context for the task", messages=[message])
 
-    return Server("kenning", version=_version(), instructions=INSTRUCTIONS.format(scope=scope),
+    return Server("kenning", version=handshake.server_version(),
+                  instructions=handshake.INSTRUCTIONS.format(scope=scope),
                   get_tool_input_schema=lambda name: TOOLS[name].input_schema(scope) if name in TOOLS else None,
                   on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
                   on_list_resource_templates=list_templates, on_read_resource=read_resource,
@@ -164,14 +168,6 @@ def build_server(kb: Kenning, scope: str = DEFAULT_SCOPE) -> Server[Any]:
 
 
 # -- tools ------------------------------------------------------------------------------------------------
-
-
-def _tool(spec: ToolSpec, scope: str) -> types.Tool:
-    hints = types.ToolAnnotations(title=spec.title, read_only_hint=spec.read_only,
-                                  destructive_hint=spec.destructive and not spec.read_only,
-                                  idempotent_hint=spec.idempotent or spec.read_only, open_world_hint=False)
-    return types.Tool(name=spec.name, title=spec.title, description=spec.description,
-                      input_schema=spec.input_schema(scope), annotations=hints)
 
 
 def _result(data: dict[str, Any]) -> types.CallToolResult:
@@ -199,7 +195,7 @@ def _protocol_errors() -> Iterator[None]:
     try:
         yield
     except KenningError as exc:
-        raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        raise MCPError(code=types.INVALID_PARAMS, message=for_client(str(exc))) from None
 
 
 def _resources(kb: Kenning, scope: str) -> list[types.Resource]:
@@ -498,12 +494,15 @@ class RequireBearer:
         return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self.token)
 
 
-def serve_stdio(kb: Kenning, scope: str = DEFAULT_SCOPE) -> None:
-    """Serve one client over stdin/stdout until it disconnects."""
+def serve_streams(kb: Kenning | KenningError, scope: str, inbox: Inbox, outbox: Outbox) -> None:
+    """Serve one client that speaks JSON lines on ``inbox`` and ``outbox`` until ``inbox`` ends: stdio,
+    from ``front``, which has claimed the process's stdin and stdout itself."""
     server = build_server(kb, scope)
+    # anyio's file wrapper calls only readline, and write and flush, which these have
+    lines_in, lines_out = anyio.wrap_file(cast("IO[str]", inbox)), anyio.wrap_file(cast("IO[str]", outbox))
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server(lines_in, lines_out) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     _quiet_sampling_warning()
@@ -530,11 +529,3 @@ def _quiet_sampling_warning() -> None:
     # Sampling is deprecated for 2026-07-28 connections only; ClientModel asks on older ones alone.
     warnings.filterwarnings("ignore", message="The sampling capability is deprecated", category=MCPDeprecationWarning)
 
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("kenning")
-    except PackageNotFoundError:
-        return ""

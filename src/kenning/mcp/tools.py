@@ -17,7 +17,10 @@ person's memory; isolation between people is one data directory each). Skills ha
 Skills written from an MCP client are drafts unless ``[mcp] direct_skill_writes = true``: create,
 edit and patch save the whole new SKILL.md with ``kb.drafts.save_text``, invisible to list, search
 and the catalog until a person runs ``kenning skill drafts approve NAME``; delete, write_file and
-remove_file are refused. This module imports nothing from the MCP SDK.
+remove_file are refused.
+
+This module imports nothing from the MCP SDK, and nothing heavy at import (the skills package, numpy):
+``kenning mcp`` lists the tools from this table before anything else has loaded (``front``).
 """
 
 from __future__ import annotations
@@ -28,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
-from ..skills.files import MAX_FILE_BYTES, read_limited
-from ..skills.frontmatter import SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ class Caller:
 
 
 Handler = Callable[[Caller, Args], dict[str, Any]]
+# The edge's limits for skill texts are the library's (kenning.skills: SKILL_MD_MAX_CHARS, files.MAX_FILE_BYTES),
+# written out here so that listing the tools does not import the skills package (tests/test_mcp_schemas.py
+# checks that they agree).
+SKILL_MD_LIMIT = 100_000
+SKILL_FILE_LIMIT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -68,9 +74,19 @@ class ToolSpec:
     def input_schema(self, scope: str = DEFAULT_SCOPE) -> dict[str, Any]:
         """The JSON schema, with the server's ``scope`` as the scope argument's default."""
         # No "additionalProperties": false, so that clients validating before sending let aliases through.
+        # No anyOf / oneOf / allOf / if at the top either: the Anthropic and OpenAI APIs refuse a tool
+        # schema with one, and Claude Code drops the tool (arguments that go together are said in prose).
         return {"type": "object",
                 "properties": {p.name: p.schema(scope if p.name == "scope" else None) for p in self.params},
                 "required": [p.name for p in self.params if p.required]}
+
+    def listing(self, scope: str = DEFAULT_SCOPE) -> dict[str, Any]:
+        """The tool as ``tools/list`` shows it (JSON, the protocol's names): schema, title and hints."""
+        hints = {"title": self.title, "readOnlyHint": self.read_only,
+                 "destructiveHint": self.destructive and not self.read_only,
+                 "idempotentHint": self.idempotent or self.read_only, "openWorldHint": False}
+        return {"name": self.name, "title": self.title, "description": self.description,
+                "inputSchema": self.input_schema(scope), "annotations": hints}
 
 
 TOOLS: dict[str, ToolSpec] = {}
@@ -114,6 +130,11 @@ ITEM_ID = Param("id", "text", "The item's id, e.g. 'f_1a2b3c4d5e6f', as recall s
 TAGS = Param("tags", "texts", "Tags, e.g. ['nginx', 'prod'].", aliases=("tag",))
 REASON = Param("reason", "text", "Why (kept in the audit log).", default="", limit=2_000)
 K = Param("k", "int", "How many results.", default=10, low=1, high=100, aliases=("limit", "top_k", "n"))
+# one message of a conversation, as kenning.consolidate.messages takes it (ROLES, MAX_MESSAGE_CHARS)
+MESSAGE = {"type": "object", "required": ["role", "content"],
+           "properties": {"role": {"type": "string", "enum": ["user", "assistant", "system", "tool"]},
+                          "content": {"type": "string", "maxLength": 100_000},
+                          "at": {"type": "string", "description": "When it was said, ISO 8601 (optional)."}}}
 
 
 # -- skills -----------------------------------------------------------------------------------------
@@ -166,14 +187,14 @@ def skill_feedback(c: Caller, a: Args) -> dict[str, Any]:
             choices=("create", "edit", "patch", "delete", "write_file", "remove_file")),
       SKILL_NAME,
       Param("content", "text", "create / edit: the whole SKILL.md: YAML front matter with name and description, "
-            "then the instructions.", aliases=("skill_md", "body", "text"), limit=SKILL_MD_MAX_CHARS),
+            "then the instructions.", aliases=("skill_md", "body", "text"), limit=SKILL_MD_LIMIT),
       Param("old_string", "text", "patch: the passage to replace, copied from the skill.", aliases=("old",),
-            limit=SKILL_MD_MAX_CHARS),
-      Param("new_string", "text", "patch: what to put instead.", aliases=("new",), limit=SKILL_MD_MAX_CHARS),
+            limit=SKILL_MD_LIMIT),
+      Param("new_string", "text", "patch: what to put instead.", aliases=("new",), limit=SKILL_MD_LIMIT),
       Param("replace_all", "bool", "patch: replace every exact occurrence.", default=False),
       Param("file_path", "text", "patch / write_file / remove_file: a linked file such as 'references/api.md'.",
             aliases=("file", "path"), limit=1_000),
-      Param("file_content", "text", "write_file: the file's text.", limit=MAX_FILE_BYTES),
+      Param("file_content", "text", "write_file: the file's text.", limit=SKILL_FILE_LIMIT),
       Param("category", "text", "create: folder to put it in, e.g. 'devops'.", limit=SHORT),
       Param("target", "text", "create: your own skills or the project's.", default="user",
             choices=("user", "project")),
@@ -191,6 +212,7 @@ def skill_manage(c: Caller, a: Args) -> dict[str, Any]:
 
 def _skill_draft(c: Caller, a: Args) -> dict[str, Any]:
     """create / edit / patch as a draft awaiting a person's approval; the other actions refused."""
+    from ..skills.files import MAX_FILE_BYTES, read_limited
     from ..skills.frontmatter import check_name, validate_skill_md
     from ..skills.patch import apply_patch
 
@@ -313,8 +335,9 @@ def memory_supersede(c: Caller, a: Args) -> dict[str, Any]:
       times; pinned, important and lesson items are kept). Call when the user asks you to forget
       something; use dry_run first for stale facts. Only the scope's items are forgotten (the server's
       scope unless you pass scope): an id of another scope is not found.""",
-      Param("id", "text", "The item to delete, e.g. 'f_1a2b3c4d5e6f'.", aliases=ITEM_ID.aliases, limit=SHORT),
-      Param("stale", "bool", "Forget stale facts instead of one item.", default=False),
+      Param("id", "text", "The item to delete, e.g. 'f_1a2b3c4d5e6f'. Give either id or stale=true.",
+            aliases=ITEM_ID.aliases, limit=SHORT),
+      Param("stale", "bool", "Forget stale facts instead of one item. Give either id or stale=true.", default=False),
       Param("days", "number", "stale: idle for more than this many days.", default=90, low=0),
       Param("max_access", "int", "stale: recalled at most this many times.", default=1, low=0),
       Param("dry_run", "bool", "stale: only list what would be forgotten.", default=False),
@@ -491,7 +514,8 @@ def context_build(c: Caller, a: Args) -> dict[str, Any]:
       configured in kenning, else your client's model when it offers sampling, else a deterministic
       fallback that keeps only explicit statements ("remember that …", "I prefer …", "never …").""",
       Param("messages", "objects", "The conversation: [{\"role\": \"user\"|\"assistant\"|\"system\", "
-            "\"content\": \"...\"}, ...].", required=True, aliases=("conversation", "transcript", "history")),
+            "\"content\": \"...\"}, ...].", required=True, aliases=("conversation", "transcript", "history"),
+            items=MESSAGE),
       Param("model", "text", "Which model extracts the memory: auto (configured, else the client's, else the "
             "fallback), configured, client or fallback.", default="auto",
             choices=("auto", "configured", "client", "fallback")),
