@@ -162,7 +162,7 @@ def test_a_shared_install_writes_portable_entries_that_do_nothing_without_kennin
     assert report["scope"] == "project" and report["command"] == "kenning"
     assert any("each teammate needs kenning" in note for note in report["notes"])
     entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["kenning"]
-    assert entry == {"type": "stdio", "command": "kenning", "args": ["mcp"]}  # no personal path in a shared file
+    assert entry == {"type": "stdio", "command": "kenning", "args": ["mcp"], "alwaysLoad": True}  # no personal path
     for event, command in claude_hook_commands(project / ".claude" / "settings.json").items():
         done = run_hook(command, {"session_id": "s1", "cwd": str(project), "hook_event_name": event}, home, project)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), event  # kenning is not on this PATH

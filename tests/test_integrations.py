@@ -137,9 +137,10 @@ def test_claude_code_shared_round_trip_leaves_the_files_byte_identical(proj: Pat
     assert report["changed"] and report["scope"] == "project"
     servers = json.loads((proj / ".mcp.json").read_text())["mcpServers"]
     assert servers["github"]["command"] == "npx"
-    assert servers["kenning"] == {"type": "stdio", **PORTABLE_ENTRY}  # no data path or venv path for the team
+    assert servers["kenning"] == {"type": "stdio", **PORTABLE_ENTRY, "alwaysLoad": True}  # no personal path
     data = json.loads((proj / ".claude" / "settings.json").read_text())
     assert data["model"] == "opus" and data["permissions"] == {"allow": ["Bash(npm test)"]}
+    assert data["env"] == {"MCP_CONNECT_TIMEOUT_MS": "15000"}  # how long Claude Code waits for an alwaysLoad server
     session_start = data["hooks"]["SessionStart"]
     assert session_start[0]["hooks"][0]["command"] == "echo 'branch: main'"  # the user's hook stays first
     assert "hook session-start --budget" in session_start[1]["hooks"][0]["command"]
@@ -170,7 +171,7 @@ def test_claude_code_user_scope_uses_claude_json_and_user_settings(home: Path, i
 
     data = json.loads((home / ".claude.json").read_text())
     assert data["numStartups"] == 12 and data["mcpServers"]["db"] == {"command": "db-mcp"}
-    assert data["mcpServers"]["kenning"] == kenning_entry(isolated_home, type="stdio")
+    assert data["mcpServers"]["kenning"] == kenning_entry(isolated_home, type="stdio", alwaysLoad=True)
     hooks = json.loads((home / ".claude" / "settings.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "PreCompact", "SessionEnd"}
     assert not (home / ".claude.json").read_bytes().endswith(b"\n")  # written like the file was (no final newline)
@@ -316,7 +317,8 @@ def test_uninstall_keeps_the_edits_made_since_install(proj: Path) -> None:
     report = run_json("uninstall", "claude-code", "--shared", "--project", str(proj))
 
     actions = {c["change"]: c["action"] for f in report["files"] for c in f["changes"]}
-    assert actions == {"mcpServers.kenning": "removed", "hooks.SessionStart": "removed",
+    assert actions == {"mcpServers.kenning": "removed", "env.MCP_CONNECT_TIMEOUT_MS": "removed",
+                       "hooks.SessionStart": "removed",
                        "hooks.PreCompact": "kept: changed since install", "hooks.SessionEnd": "removed"}
     servers = json.loads((proj / ".mcp.json").read_text())["mcpServers"]
     assert set(servers) == {"github", "sentry"}
@@ -448,3 +450,16 @@ def test_install_and_uninstall_change_only_kennings_entry_in_the_users_text(home
 
     assert report["files"][0]["changes"] == [{"change": f"projects.{root}.mcpServers.kenning", "action": "removed"}]
     assert path.read_text() == user_text.replace('"numStartups": 3', '"numStartups": 4')
+
+
+def test_a_connect_timeout_the_user_set_is_left_as_it_is(proj: Path) -> None:
+    settings = write(proj / ".claude" / "settings.local.json", '{"env": {"MCP_CONNECT_TIMEOUT_MS": "60000"}}\n')
+
+    report = run_json("install", "claude-code", "--project", str(proj))
+
+    actions = {c["change"]: c["action"] for f in report["files"] for c in f["changes"]}
+    assert actions["env.MCP_CONNECT_TIMEOUT_MS"] == "kept: set by you"
+    assert json.loads((proj / ".claude" / "settings.local.json").read_text())["env"] == {
+        "MCP_CONNECT_TIMEOUT_MS": "60000"}
+    run("uninstall", "claude-code", "--project", str(proj))
+    assert (proj / ".claude" / "settings.local.json").read_bytes() == settings

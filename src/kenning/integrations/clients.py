@@ -67,6 +67,7 @@ SCOPES = ("local", "user", "project")
 SERVER_NAME = "kenning"
 PORTABLE_COMMAND = "kenning"
 CODEX_STARTUP_TIMEOUT = 30  # seconds Codex waits for `kenning mcp` (its default, 10, is tight on a busy machine)
+CLAUDE_CONNECT_TIMEOUT_MS = "15000"  # Claude Code's MCP_CONNECT_TIMEOUT_MS (default 5000), a string as env values are
 
 
 Format = Literal["json", "toml"]
@@ -102,10 +103,12 @@ def portable_kenning() -> Launch:
 
 @dataclass(frozen=True)
 class JsonKey:
-    """Set the object key at ``path`` (e.g. ``("mcpServers", "kenning")``) to ``value``."""
+    """Set the object key at ``path`` (e.g. ``("mcpServers", "kenning")``) to ``value``; with
+    ``unless_set``, only where the user has not set it (a setting of theirs, not kenning's entry)."""
 
     path: tuple[str, ...]
     value: Any
+    unless_set: bool = False
 
     @property
     def label(self) -> str:
@@ -180,14 +183,20 @@ def project_root(project: Path) -> Path:
     return folder
 
 
-def server_entry(launch: Launch, kenning_home: Path | None, *, stdio_type: bool = False) -> dict[str, Any]:
+def server_entry(launch: Launch, kenning_home: Path | None) -> dict[str, Any]:
     """kenning's MCP server: ``kenning mcp`` over stdio, told the data directory when one was chosen
     (a GUI client such as Cursor does not see the shell's ``KENNING_HOME``)."""
-    entry: dict[str, Any] = {"type": "stdio"} if stdio_type else {}
-    entry.update({"command": launch.argv[0], "args": [*launch.argv[1:], "mcp"]})
+    entry: dict[str, Any] = {"command": launch.argv[0], "args": [*launch.argv[1:], "mcp"]}
     if kenning_home is not None and not launch.portable:
         entry["env"] = {"KENNING_HOME": str(kenning_home)}
     return entry
+
+
+def claude_server_entry(launch: Launch, kenning_home: Path | None) -> dict[str, Any]:
+    # alwaysLoad: Claude Code waits for the server (up to MCP_CONNECT_TIMEOUT_MS) before the first
+    # request and never defers its tools behind tool search; without it the first request of a
+    # session on a busy machine went out with none of kenning's tools (seen with 2.1.197)
+    return {"type": "stdio", **server_entry(launch, kenning_home), "alwaysLoad": True}
 
 
 def codex_server_entry(launch: Launch, kenning_home: Path | None) -> dict[str, Any]:
@@ -231,10 +240,13 @@ def targets(client: str, scope: str, project: Path, kenning_home: Path | None,
     if launch is None:
         launch = portable_kenning() if scope == "project" else this_kenning()
     home, root = Path.home(), project_root(project)
+    changes = hook_changes(client, launch, kenning_home)
+    if client == "claude-code":  # how long alwaysLoad waits; a cold start on a busy machine takes a few seconds
+        changes = (JsonKey(("env", "MCP_CONNECT_TIMEOUT_MS"), CLAUDE_CONNECT_TIMEOUT_MS, unless_set=True), *changes)
     hooks = Target(hookspecs.hook_file(client, scope, home=home, project=root, codex_home=codex_home()), "json",
-                   hook_changes(client, launch, kenning_home))
+                   changes)
     if client == "claude-code":
-        entry = server_entry(launch, kenning_home, stdio_type=True)
+        entry = claude_server_entry(launch, kenning_home)
         if scope == "local":
             server = Target(home / ".claude.json", "json",
                             (JsonKey(("projects", str(root), "mcpServers", SERVER_NAME), entry),))

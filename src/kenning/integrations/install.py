@@ -319,6 +319,8 @@ def _install_key(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict
     found, current = _get(doc, change.path, path)
     if found and current == change.value:
         return previous, "unchanged"  # ours from an earlier install, or the user's identical entry (not ours to remove)
+    if found and change.unless_set and (previous is None or current != previous["value"]):
+        return None, "kept: set by you"
     record: dict[str, Any] = {**_describe(change), "value": change.value}
     if previous is not None and found and current == previous["value"]:  # ours, from an install with other settings
         record.update({k: previous[k] for k in ("previous", "created") if k in previous})
