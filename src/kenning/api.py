@@ -122,12 +122,17 @@ class Kenning:
 
         return maintain(self, apply=apply, archive_after_days=archive_after_days, today=today)
 
-    def context(self, task: str, budget_tokens: int = 4000, *, scope: str = DEFAULT_SCOPE) -> Context:
-        """Everything to know for ``task`` within ``budget_tokens`` (``kenning.context``): hot memory,
-        skills catalog, matching skills, facts, lessons, entities, notes; ``.markdown`` or ``.to_dict()``."""
+    def context(self, task: str, budget_tokens: int = 4000, *, scope: str = DEFAULT_SCOPE, layout: str = "task",
+                max_chars: int | None = None) -> Context:
+        """Everything to know for ``task`` within ``budget_tokens`` (``kenning.context``); ``.markdown``
+        or ``.to_dict()``. ``layout="task"``: hot memory, skills catalog, matching skills, facts, lessons,
+        entities, notes. ``layout="session"``, for a session's start inside a client: hot memory, then
+        what matches the task and the recent sessions, then a skill index (no skill bodies), never over
+        ``max_chars`` characters (default 9,500; ``kenning.session_context``). ``max_chars`` caps the
+        task layout too when given."""
         from .context import build_context
 
-        return build_context(self, task, budget_tokens, scope=check_scope(scope))
+        return build_context(self, task, budget_tokens, scope=check_scope(scope), layout=layout, max_chars=max_chars)
 
     @cached_property
     def llm(self) -> LLM | None:

@@ -16,7 +16,11 @@ notes                 10 %   related daily notes and HISTORY.md of the last 30 d
 ====================  =====  ===============================================================
 
 Shares add up to more than 100 %: a section that needs less leaves the rest to the next ones.
-Everything left out is listed in ``cut`` with the reason.
+Everything left out is listed in ``cut`` with the reason. ``max_chars`` adds a ceiling in
+characters on top of the budget (parts that would pass it are cut the same way).
+
+``layout="session"`` is the other arrangement, for the start of a session inside an agent client:
+memory first, the skills as an index only, under a hard character ceiling (``session_context``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ if TYPE_CHECKING:
 
 MIN_BUDGET = 100
 MAX_BUDGET = 200_000
+MIN_CHARS = 500
+MAX_CHARS = 1_000_000
+LAYOUTS = ("task", "session")
 SHARES = {"hot": 0.40, "catalog": 0.15, "skills": 0.25, "facts": 0.15, "lessons": 0.10, "entities": 0.05,
           "notes": 0.10}
 TITLES = {"hot": "Hot memory", "catalog": "Skills", "skills": "Matching skills", "facts": "Relevant facts",
@@ -78,18 +85,24 @@ class Context:
     sections: tuple[Section, ...]
     cut: tuple[dict[str, Any], ...] = field(default_factory=tuple)
     heading: str = ""  # the first line: the task, shortened to fit its share of the budget
+    layout: str = "task"
+    max_chars: int | None = None
+    left_out: str = ""  # the last paragraph: what was cut and how to get it (the session layout)
 
     @property
     def markdown(self) -> str:
-        return _join(self.heading, [s.text for s in self.sections])
+        return _join(self.heading, [s.text for s in self.sections] + ([self.left_out] if self.left_out else []))
 
     @property
     def tokens(self) -> int:
         return count_tokens(self.markdown)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"success": True, "task": self.task, "budget_tokens": self.budget_tokens, "tokens": self.tokens,
-                "markdown": self.markdown, "sections": [s.to_dict() for s in self.sections], "cut": list(self.cut)}
+        markdown = self.markdown
+        return {"success": True, "task": self.task, "layout": self.layout, "budget_tokens": self.budget_tokens,
+                "max_chars": self.max_chars, "tokens": count_tokens(markdown), "chars": len(markdown),
+                "markdown": markdown, "sections": [s.to_dict() for s in self.sections], "cut": list(self.cut),
+                "left_out": self.left_out}
 
 
 def _join(head: str, texts: Sequence[str]) -> str:
@@ -119,17 +132,36 @@ def check_budget(budget: object) -> int:
     return budget
 
 
-class _Assembly:
-    """Sections added in order within what is left of the budget."""
+def check_max_chars(max_chars: object) -> int | None:
+    if max_chars is None:
+        return None
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not MIN_CHARS <= max_chars <= MAX_CHARS:
+        raise InvalidInput(f"max_chars must be a whole number from {MIN_CHARS} to {MAX_CHARS:,}, got {max_chars!r}")
+    return max_chars
 
-    def __init__(self, task: str, budget: int) -> None:
+
+def check_layout(layout: object) -> str:
+    if layout not in LAYOUTS:
+        raise InvalidInput(f"layout must be one of {', '.join(map(repr, LAYOUTS))}, got {layout!r}")
+    return str(layout)
+
+
+class _Assembly:
+    """Sections added in order within what is left of the budget (and of ``max_chars``)."""
+
+    def __init__(self, task: str, budget: int, max_chars: int | None = None) -> None:
         self.task = task
         self.budget = budget
+        self.max_chars = max_chars
         self.heading = heading(task, budget)
         self.sections: list[Section] = []
         self.cut: list[dict[str, Any]] = []
         self.used = count_tokens(_join(self.heading, []))
+        self.chars = len(_join(self.heading, []))
         self.carry = 0  # what earlier sections left unused of their shares
+
+    def chars_left(self) -> int:
+        return (self.max_chars - self.chars) if self.max_chars is not None else MAX_CHARS
 
     def allowance(self, name: str) -> int:
         return min(self.budget - self.used, int(SHARES[name] * self.budget) + self.carry)
@@ -141,6 +173,7 @@ class _Assembly:
         heading = f"## {title}"
         allowance = self.allowance(name)
         cost = count_tokens(heading) + 2  # the heading line and the blank line before the section
+        chars, room = len(heading) + 2, self.chars_left()
         kept: list[Part] = []
         for part in parts:
             extra = count_tokens(part.text) + 1
@@ -148,32 +181,51 @@ class _Assembly:
                 self.cut.append({"section": name, "what": _label(part),
                                  "reason": f"needs {extra} tokens; {max(0, allowance - cost)} left for {title.lower()}"})
                 continue
+            if chars + len(part.text) + 1 > room:
+                self.cut.append({"section": name, "what": _label(part),
+                                 "reason": f"needs {len(part.text) + 1} characters; {max(0, room - chars)} left "
+                                           f"of max_chars {self.max_chars}"})
+                continue
             kept.append(part)
             cost += extra
+            chars += len(part.text) + 1
         before = self.used
         if kept:
             text = heading + "\n" + "\n".join(p.text for p in kept)
             self.sections.append(Section(name, title, text, count_tokens(text), tuple(p.source for p in kept)))
-            self.used = count_tokens(_join(self.heading, [s.text for s in self.sections]))
+            self.used = count_tokens(self._markdown())
+            self.chars = len(self._markdown())
         self.carry = max(0, allowance - (self.used - before))
+
+    def _markdown(self) -> str:
+        return _join(self.heading, [s.text for s in self.sections])
 
     def finish(self) -> Context:
         # the parts were counted one by one; if joining them cost more, drop from the end until it fits
-        while self.sections and self.used > self.budget:
+        while self.sections and (self.used > self.budget or self.chars_left() < 0):
             gone = self.sections.pop()
             self.cut.append({"section": gone.name, "what": gone.title, "reason": "the whole context was over budget"})
-            self.used = count_tokens(_join(self.heading, [s.text for s in self.sections]))
-        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut), self.heading)
+            self.used = count_tokens(self._markdown())
+            self.chars = len(self._markdown())
+        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut), self.heading,
+                       max_chars=self.max_chars)
 
 
 def _label(part: Part) -> str:
     return str(part.source.get("id") or part.source.get("name") or part.source.get("path") or part.text[:60])
 
 
-def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: str = "default") -> Context:
-    """The context for ``task`` within ``budget_tokens`` (see the module docstring)."""
+def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: str = "default",
+                  layout: str = "task", max_chars: int | None = None) -> Context:
+    """The context for ``task`` within ``budget_tokens`` (and ``max_chars``, when given), arranged
+    for a task (see the module docstring) or for the start of a session (``session_context``)."""
     task = check_query(task)
-    ctx = _Assembly(task, check_budget(budget_tokens))
+    budget, chars = check_budget(budget_tokens), check_max_chars(max_chars)
+    if check_layout(layout) == "session":
+        from .session_context import build_session_context
+
+        return build_session_context(kb, task, budget, scope=scope, max_chars=chars)
+    ctx = _Assembly(task, budget, chars)
     _hot(kb, ctx, scope)
     _catalog(kb, ctx, task)
     _skills(kb, ctx, task)
