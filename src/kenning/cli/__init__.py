@@ -1,13 +1,16 @@
 """The ``kenning`` command line: a thin face over ``kenning.api.Kenning``.
 
 Each command parses its arguments, calls one library method and prints a rich table, or JSON with
-``--json``. The store is opened lazily by the commands that need it (``state.open_kenning``), so
-``kenning --help`` and ``kenning path`` stay fast. Errors are translated in exactly one place,
-``translated_errors``: a one-line message on stderr, exit 2 for bad input, 1 for the rest.
+``--json``. A command's module is imported only when that command runs (or when help lists the
+commands: ``COMMAND_MODULES``), and the store only by the commands that need it
+(``state.open_kenning``), so that what agent clients run and wait for (``kenning hook``, ``kenning
+mcp``) and ``kenning --version`` load nothing they do not use. Errors are translated in exactly one
+place, ``translated_errors``: a one-line message on stderr, exit 2 for bad input, 1 for the rest.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,10 +18,20 @@ from typing import Any
 
 import click
 
+from kenning import __version__
 from kenning.errors import InvalidInput, KenningError
 
-from . import admin, consolidate, context, demo, entities, facts, hot, integrations, lessons, mcp, notes, skills
 from .state import State
+
+# module of kenning.cli -> the commands it defines (its COMMANDS; tests/test_cli.py checks that they agree)
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "facts": ("remember", "recall", "show", "supersede", "history", "forget", "pin", "unpin", "delete", "expire"),
+    "lessons": ("lesson",), "entities": ("entity",), "skills": ("skill",),
+    "admin": ("audit", "stats", "path", "reindex", "purge"), "notes": ("note",), "hot": ("hot", "maintain"),
+    "context": ("context",), "consolidate": ("consolidate",), "integrations": ("install", "uninstall"),
+    "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",),
+}
+_MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
 
 class CliError(click.ClickException):
@@ -52,8 +65,18 @@ def translated_errors() -> Iterator[None]:
 
 
 class KenningGroup(click.Group):
-    """The root group: parsing its own options and running every subcommand go through
-    ``translated_errors``."""
+    """The root group: its commands imported as they are asked for (``COMMAND_MODULES``); parsing its
+    own options and running every subcommand go through ``translated_errors``."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *_MODULE_OF})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = _MODULE_OF.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            for command in importlib.import_module(f"{__name__}.{module}").COMMANDS:
+                self.add_command(command)
+        return self.commands.get(cmd_name)
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
@@ -72,7 +95,7 @@ class KenningGroup(click.Group):
     type=click.Path(file_okay=False, path_type=Path),
     help="Data directory (default: $KENNING_HOME, else ~/.kenning).",
 )
-@click.version_option(package_name="kenning")
+@click.version_option(__version__)  # not package_name: reading the installed metadata costs 20 ms
 @click.pass_context
 def cli(ctx: click.Context, home: Path | None) -> None:
     """Lasting memory for AI agents: facts, lessons and entities, recalled by words and meaning
@@ -87,16 +110,9 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     ctx.obj = State(home)
 
 
-for _command in (*facts.COMMANDS, *lessons.COMMANDS, *entities.COMMANDS, *skills.COMMANDS, *admin.COMMANDS,
-                 *notes.COMMANDS, hot.hot, hot.maintain, context.context, *consolidate.COMMANDS,
-                 *integrations.COMMANDS, demo.demo,
-                 mcp.mcp):
-    cli.add_command(_command)
-
-
 def main() -> None:
     """The console script."""
     cli(prog_name="kenning")
 
 
-__all__ = ["cli", "main", "CliError", "CliUsageError", "KenningGroup"]
+__all__ = ["cli", "main", "CliError", "CliUsageError", "KenningGroup", "COMMAND_MODULES"]

@@ -38,3 +38,6 @@ def context(kb: Kenning, task: str, budget_tokens: int, scope: str, as_json: boo
     summary = ", ".join(f"{s.name} {s.tokens}" for s in result.sections)
     cut = f"; cut: {len(result.cut)} (see --json)" if result.cut else ""
     output.show(Text(f"\n{result.tokens} of {result.budget_tokens} tokens ({summary}){cut}", style="dim"))
+
+
+COMMANDS = (context,)

@@ -175,3 +175,6 @@ def demo(keep: bool) -> None:
             out.print(f"\nThe demo data is kept in {home}\nTry: kenning --home {home} recall '汇报'", markup=False)
         else:
             shutil.rmtree(home, ignore_errors=True)
+
+
+COMMANDS = (demo,)

@@ -218,3 +218,6 @@ def maintain(kb: Kenning, apply: bool, dry_run: bool, archive_after: int, as_jso
             promos = [(s["scope"], s["section"], output.truncate(s["text"], 70), s["why"],
                        s.get("result", "suggested")) for s in step["items"]]
             output.show(output.table("Promotions", ("scope", "section", "text", "why", "result"), promos))
+
+
+COMMANDS = (hot, maintain)

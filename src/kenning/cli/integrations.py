@@ -1,23 +1,21 @@
-"""``kenning install`` / ``kenning uninstall``: kenning's MCP server (and Claude Code's hooks) in an
-agent client's own config files; ``kenning hook``: what those hooks run."""
+"""``kenning install`` / ``kenning uninstall``: kenning's MCP server (and the clients' hooks) in an
+agent client's own config files; what those hooks run is ``kenning hook`` (``cli.hook``)."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import click
 from rich.text import Text
 
 from kenning.config import resolve_home
-from kenning.errors import KenningError
-from kenning.integrations import clients, hooks, hookspecs, verify
+from kenning.integrations import clients, verify
 from kenning.integrations import install as installing  # the module
 
 from . import output
-from .state import home_of, json_option, open_kenning
+from .state import home_of, json_option
 
 project_option = click.option(
     "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
@@ -157,43 +155,4 @@ def show_report(report: installing.Report, notes: list[str], as_json: bool,
         output.show(Text(note))
 
 
-@click.command()
-@click.argument("event", metavar="EVENT")
-@click.option("--client", type=click.Choice(hookspecs.CLIENTS), default="claude-code", show_default=True,
-              help="Whose hook input comes on stdin, and in whose form to answer.")
-@click.option("--budget", type=int, default=hookspecs.SESSION_START_BUDGET, show_default=True,
-              help="session-start: most tokens the context may take.")
-@click.option("--detach", is_flag=True,
-              help="pre-compact, session-end: consolidate in a background process and return at once.")
-@click.pass_context
-def hook(ctx: click.Context, event: str, client: str, budget: int, detach: bool) -> None:
-    """Run one agent client hook; EVENT is session-start, pre-compact or session-end, and the hook's
-    JSON input comes on stdin. `kenning install` sets these hooks up.
-
-    session-start prints the context for the working directory in the form the client adds to the
-    session; pre-compact and session-end consolidate what the session's transcript holds since the
-    last consolidation (without a transcript there is nothing to do). A hook never fails the agent:
-    an error is logged to $KENNING_HOME/logs/hooks.log, one line is printed and the exit code is 0.
-
-    \b
-    Example:
-      echo '{"session_id": "s1", "cwd": "'"$PWD"'"}' | kenning hook session-start
-      kenning hook session-end --client codex --detach < hook-input.json
-    """
-    home = resolve_home(home_of(ctx))
-    with hooks.logging_to(home) as log_path:
-        try:
-            raw = "" if sys.stdin.isatty() else sys.stdin.read()  # run by hand, nothing piped in: say so, don't wait
-            result = hooks.run(event, raw, lambda project: open_kenning(ctx, project_dir=project), home,
-                               budget=budget, client=client, detach=detach)
-        except Exception as exc:  # a hook must not fail the agent (exit 2 would block compaction): log it, exit 0
-            hooks.log.error("%s hook failed: %s", event, exc, exc_info=not isinstance(exc, KenningError))
-            where = f" (logged in {log_path})" if log_path else ""
-            click.echo(f"kenning {event} hook: {' '.join(str(exc).split())}{where}", err=True)
-            return
-        hooks.log.info("%s %s hook: %s", client, event, result.summary)
-    if result.output:
-        click.echo(result.output)
-
-
-COMMANDS = (install, uninstall, hook)
+COMMANDS = (install, uninstall)

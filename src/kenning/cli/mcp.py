@@ -19,11 +19,11 @@ import click
 from kenning.checks import check_scope
 from kenning.models import DEFAULT_SCOPE
 
-from .skills import project_option
-from .state import home_of
+from .state import home_of, project_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
+    from kenning.skills.sources import Source
 
 # what `from kenning.mcp import server` needs from outside kenning: missing means the extra is not installed
 _SDK_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "anyio", "pydantic", "pydantic_core"})
@@ -71,7 +71,7 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
             else:  # the front answers the handshake at once; the SDK and the store load behind it
                 from kenning.mcp import front
 
-                front.serve(lambda: _open(ctx, project_dir), scope)
+                front.serve(lambda: _open(ctx, project_dir), scope, lambda: _skill_sources(ctx, project_dir))
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a person stops a server by hand
 
@@ -95,6 +95,23 @@ def _open(ctx: click.Context, project_dir: Path | None) -> Kenning:
     return Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)
 
 
+def _skill_sources(ctx: click.Context, project_dir: Path | None) -> tuple[Source, ...]:
+    """The skill roots the store's library will read, chosen as ``Kenning.open`` and ``Kenning.skills``
+    choose them, for the front to list the skills before the store has opened."""
+    from kenning.config import load_settings
+    from kenning.skills.sources import default_sources
+
+    settings = load_settings(home_of(ctx))
+    if project_dir is not None:
+        project: Path | None = project_dir.expanduser().resolve()
+    else:
+        try:
+            project = Path.cwd()
+        except FileNotFoundError:  # removed under us: no project, as for Kenning
+            project = None
+    return default_sources(project, settings.skills_dir, settings.skill_extra_dirs)
+
+
 def _check_sdk() -> None:
     """Refuse at once when the extra is not installed (looked up, not imported: that takes a second)."""
     missing = sorted(name for name in _SDK_MODULES if importlib.util.find_spec(name) is None)
@@ -112,3 +129,6 @@ def _sdk_import_errors() -> Iterator[None]:
             raise
         raise click.ClickException(f"kenning mcp needs the MCP SDK ({exc}); install it with: "
                                    "pip install 'kenning[mcp]'") from None
+
+
+COMMANDS = (mcp,)

@@ -15,9 +15,10 @@ from rich.text import Text
 
 from kenning import fileio
 from kenning.errors import Conflict, InvalidInput
+from kenning.skills.files import MAX_FILE_BYTES as LINKED_FILE_BYTES
 
 from . import output
-from .state import json_option, open_kenning
+from .state import json_option, open_kenning, project_option
 
 if TYPE_CHECKING:
     from kenning.skills import Skills
@@ -26,12 +27,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 OUTCOMES = ("helped", "failed", "not-relevant")  # kenning.skills.OUTCOMES, without importing the library
 SKILL_MD_BYTES = 400_000  # 100,000 characters (the SKILL.md limit) take at most this many bytes in UTF-8
-LINKED_FILE_BYTES = 1 << 20  # kenning.skills.files.MAX_FILE_BYTES
 
-project_option = click.option(
-    "--project", "project_dir", type=click.Path(file_okay=False, path_type=Path),
-    help="Project whose .agents/skills, .kenning/skills and .claude/skills come first (default: current directory).",
-)
 reason_option = click.option("--reason", default="", help="Why (kept with the version and in the audit log).")
 from_option = click.option("--from", "source", metavar="FILE", help="Read the content from FILE ('-': stdin).")
 content_option = click.option("--content", "text", help="The content itself.")

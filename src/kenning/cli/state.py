@@ -86,3 +86,8 @@ WHEN_AGO = When(past=True)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 id_scope_option = click.option("--scope", help="Refuse the item unless it is in this scope.")
 scope_option = click.option("--scope", default="default", show_default=True, help="Memory scope, e.g. 'user:alice'.")
+# the project whose skills come first (commands that open the skills library, and `kenning mcp`)
+project_option = click.option(
+    "--project", "project_dir", type=click.Path(file_okay=False, path_type=Path),
+    help="Project whose .agents/skills, .kenning/skills and .claude/skills come first (default: current directory).",
+)

@@ -5,7 +5,7 @@
     tools      the tool table: names, descriptions that say when to call each tool, hints, and
                thin functions over the library (JSON object in, JSON object out)
     handshake  what needs neither the SDK nor the store: the initialize result and the tool,
-               prompt and resource-template listings, as JSON
+               prompt, resource-template and resource listings, as JSON
     messages   the library's messages for an MCP client: tools to call instead of CLI commands
     front      stdio: answers the handshake at once, while the SDK and the store load, then hands
                the connection to the SDK

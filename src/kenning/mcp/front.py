@@ -7,15 +7,20 @@ starts with a front that needs neither the SDK nor the store:
 
 1. it claims stdin and stdout (``Wire``): while it serves, fd 0 reads the null device and fd 1
    writes to stderr, so that a stray print or a child process cannot corrupt the stream;
-2. a reader thread answers ``initialize``, ``ping``, ``tools/list``, ``prompts/list`` and
-   ``resources/templates/list`` itself, from ``handshake``, and queues every other message;
+2. a reader thread answers ``initialize``, ``ping``, ``tools/list``, ``prompts/list``,
+   ``resources/templates/list`` and ``resources/list`` itself, from ``handshake``, and queues every
+   other message (Claude Code shows none of a server's tools until initialize and the tool, prompt
+   and resource listings have all answered); for ``resources/list`` it reads the skill folders as the
+   library does (``handshake.early_skills``), and leaves it to the SDK when that cannot give the
+   library's answer;
 3. meanwhile the main thread imports the SDK (``server``) and opens the store;
 4. then the connection is handed over: the SDK's session reads the client's ``initialize`` again,
    under a private id (its answer, already given, is dropped), and ``notifications/initialized``,
    then the queue and the rest of the stream, and answers everything from then on.
 
 A tool call therefore waits for the load, and a store that could not be opened answers every tool
-call with the reason instead of a server that exits. Only the initialize handshake is answered
+call with the reason instead of a server that exits (``resources/list``, answered early, lists the
+files anyway; reading one then gives the reason). Only the initialize handshake is answered
 early: a client that opens with anything else (the 2026-07-28 per-request protocol) is served by
 the SDK once it has loaded.
 """
@@ -37,6 +42,7 @@ from .messages import for_client
 
 if TYPE_CHECKING:
     from ..api import Kenning
+    from ..skills.sources import Source
 
 log = logging.getLogger("kenning.mcp")
 REPLAY_ID = "kenning-front-initialize"  # the client's initialize, given to the SDK again under this id
@@ -48,10 +54,12 @@ EARLY: dict[str, Callable[[str], dict[str, Any]]] = {
 }
 
 
-def serve(open_kb: Callable[[], Kenning], scope: str) -> None:
+def serve(open_kb: Callable[[], Kenning], scope: str,
+          skill_sources: Callable[[], tuple[Source, ...]] | None = None) -> None:
     """Serve one client over stdin and stdout until it closes stdin (see the module docstring);
-    ``open_kb`` opens the store, after the front has started."""
-    front = Front(Wire(), scope)
+    ``open_kb`` opens the store, after the front has started; ``skill_sources`` gives the skill
+    roots the store's library will read (without it the SDK answers ``resources/list``)."""
+    front = Front(Wire(), scope, skill_sources)
     front.start()
     from . import server  # the SDK, imported while the front answers
 
@@ -109,9 +117,10 @@ class Wire:
 class Front:
     """Answers the handshake on a ``Wire`` until ``hand_over``, and queues every other message."""
 
-    def __init__(self, wire: Wire, scope: str) -> None:
+    def __init__(self, wire: Wire, scope: str, skill_sources: Callable[[], tuple[Source, ...]] | None = None) -> None:
         self.wire = wire
         self.scope = scope
+        self.skill_sources = skill_sources
         self.queue: queue.Queue[str | None] = queue.Queue()  # None: the client closed stdin
         self._lock = threading.Lock()
         self._state = "opening"  # then "answering" (initialize answered), "waiting" (all for the SDK), "handed"
@@ -160,7 +169,25 @@ class Front:
         if is_request and isinstance(method, str) and method in EARLY:
             self._send(request_id, EARLY[method](self.scope))
             return True
+        if is_request and method == "resources/list":
+            resources = self._resources()
+            if resources is not None:
+                self._send(request_id, resources)
+            return resources is not None
         return False
+
+    def _resources(self) -> dict[str, Any] | None:
+        """The resources/list answer the loaded library would give, or None to leave it to the SDK."""
+        if self.skill_sources is None:
+            return None
+        try:
+            skills = handshake.early_skills(self.skill_sources())
+        except KenningError:
+            return None  # a kenning.toml the library refuses, say: the SDK answers with the library's message
+        except Exception:  # a bug here must not end the reader thread (and the connection): logged, left to the SDK
+            log.exception("kenning mcp could not list its resources early")
+            return None
+        return None if skills is None else handshake.resources_result(self.scope, skills)
 
     def _send(self, request_id: object, result: dict[str, Any]) -> None:
         self.wire.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}, ensure_ascii=False))

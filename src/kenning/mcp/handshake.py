@@ -1,18 +1,32 @@
 """What ``kenning mcp`` answers without the SDK or the store: the ``initialize`` result, and the
-listings that need neither (tools, prompts, resource templates), as JSON-ready dicts under the
-protocol's own names.
+listings that need neither (tools, prompts, resource templates, resources), as JSON-ready dicts
+under the protocol's own names.
 
 ``server`` hands these very dicts to the SDK, and ``front`` sends them over stdio while the SDK and
 the store are still loading, so the early and the late answers cannot drift apart (tests compare
 both with what the SDK answers itself). Nothing here imports the SDK.
+
+The resources are the scope's hot memory files and each visible skill's SKILL.md. The library lists
+the skills after settling what a killed writer left in the skill folders (``skills.repair``), which
+needs the store; ``early_skills`` reads the same files with the library's own loader (front matter
+parsed as the library parses it: no second parser to drift) and gives up when there is anything to
+settle that could change the list, so that the early answer is the one the library would give.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..models import DEFAULT_SCOPE
+from ..tiers.hotfile import FILES, USER_FILE
 from .tools import TOOLS
+
+if TYPE_CHECKING:
+    from ..skills.model import Skill
+    from ..skills.sources import Source
 
 # the SDK's HANDSHAKE_PROTOCOL_VERSIONS (mcp_types.version), oldest first: what the initialize handshake
 # negotiates; the SDK answers a version it does not know with the newest of them
@@ -60,6 +74,49 @@ def prompts_result() -> dict[str, Any]:
 def templates_result() -> dict[str, Any]:
     return {"resourceTemplates": [{"uriTemplate": SKILL_URI + "{name}", "name": "skill", "title": "A skill",
                                    "description": "A skill's SKILL.md, by name", "mimeType": "text/markdown"}]}
+
+
+def resources_result(scope: str, skills: Iterable[Skill]) -> dict[str, Any]:
+    """The hot memory files of ``scope``, then each skill's SKILL.md by name (the first of a name)."""
+    where = "" if scope == DEFAULT_SCOPE else f" of scope {scope}"
+    out = [{"uri": HOT_URI + name, "name": name, "title": f"Hot memory{where}: {name}", "mimeType": "text/markdown",
+            "description": "Loaded into every session" + (": the user's preferences" if name == USER_FILE
+                                                          else ": project knowledge and pitfalls")}
+           for name in FILES]
+    seen: set[str] = set()
+    for skill in sorted(skills, key=lambda s: s.name):
+        if skill.name not in seen:
+            seen.add(skill.name)
+            out.append({"uri": SKILL_URI + skill.name, "name": skill.name, "title": f"Skill: {skill.name}",
+                        "description": skill.description, "mimeType": "text/markdown"})
+    return {"resources": out}
+
+
+def early_skills(sources: tuple[Source, ...]) -> list[Skill] | None:
+    """The skills the library lists (``SkillIndex.visible``), read from ``sources`` without the store;
+    None when a writable root or category folder holds a folder a killed delete left, which the
+    library's repair may put back as a skill (whether it does depends on the store's history)."""
+    from ..skills.files import trash_origin
+    from ..skills.index import Loader
+    from ..skills.model import SKILL_FILE
+
+    loader = Loader(sources)
+    try:
+        index = loader.load()
+        writable = tuple(str(s.root) for s in sources if s.writable)
+        # the manifest holds every folder the walk read: roots and categories, where a deleted skill's folder sat
+        folders = [path for path, stamp in loader.manifest.entries if stamp is not None
+                   and not path.endswith(os.sep + SKILL_FILE) and path.startswith(writable)]
+        for folder in folders:
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue  # gone since the walk: nothing of it is listed either way
+            if any(trash_origin(Path(folder, name)) is not None for name in names):
+                return None
+        return index.visible()
+    finally:
+        loader.invalidate()  # closes its folder watch: this loader is used once
 
 
 def server_version() -> str:

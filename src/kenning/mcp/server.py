@@ -135,7 +135,7 @@ def build_server(kb: Kenning | KenningError, scope: str = DEFAULT_SCOPE) -> Serv
 
     async def list_resources(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourcesResult:
         with _protocol_errors():
-            return types.ListResourcesResult(resources=await in_worker(lambda: _resources(store(), scope)))
+            return await in_worker(lambda: _resources(store(), scope))
 
     async def list_templates(ctx: ServerRequestContext[Any], params: Any) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult.model_validate(handshake.templates_result())
@@ -198,20 +198,8 @@ def _protocol_errors() -> Iterator[None]:
         raise MCPError(code=types.INVALID_PARAMS, message=for_client(str(exc))) from None
 
 
-def _resources(kb: Kenning, scope: str) -> list[types.Resource]:
-    where = "" if scope == DEFAULT_SCOPE else f" of scope {scope}"
-    out = [types.Resource(uri=HOT_URI + name, name=name, title=f"Hot memory{where}: {name}",
-                          mime_type="text/markdown",
-                          description="Loaded into every session" + (": the user's preferences" if name == "USER.md"
-                                                                     else ": project knowledge and pitfalls"))
-           for name in FILES]
-    seen: set[str] = set()
-    for skill in sorted(kb.skills.index().visible(), key=lambda s: s.name):
-        if skill.name not in seen:
-            seen.add(skill.name)
-            out.append(types.Resource(uri=SKILL_URI + skill.name, name=skill.name, title=f"Skill: {skill.name}",
-                                      description=skill.description, mime_type="text/markdown"))
-    return out
+def _resources(kb: Kenning, scope: str) -> types.ListResourcesResult:
+    return types.ListResourcesResult.model_validate(handshake.resources_result(scope, kb.skills.index().visible()))
 
 
 def _read(kb: Kenning, uri: str, scope: str) -> str:

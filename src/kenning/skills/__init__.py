@@ -18,9 +18,33 @@
         kb.skills.skill_view("kenning-memory")["content"]
 """
 
-from .library import MANAGE_ACTIONS, SkillDiff, Skills
-from .model import Diagnostic, Requirements, Skill, SkillVersion
-from .usage import OUTCOMES, UsageEvent, UsageStats
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .library import MANAGE_ACTIONS, SkillDiff, Skills
+    from .model import Diagnostic, Requirements, Skill, SkillVersion
+    from .usage import OUTCOMES, UsageEvent, UsageStats
+
+# public name -> the module defining it. Imported on first use: ``library`` pulls in numpy, the store and
+# the gate (a third of a second), which ``from kenning.skills.frontmatter import X`` must not pay for.
+_EXPORTS = {
+    "Skills": "library", "SkillDiff": "library", "MANAGE_ACTIONS": "library",
+    "Skill": "model", "Requirements": "model", "Diagnostic": "model", "SkillVersion": "model",
+    "UsageStats": "usage", "UsageEvent": "usage", "OUTCOMES": "usage",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kenning.skills' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # looked up once
+    return value
+
 
 __all__ = [
     "Skills",
