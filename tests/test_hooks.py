@@ -332,6 +332,8 @@ def test_codex_gets_context_within_its_limit_in_bytes(proj: Path, isolated_home:
             kb.hot.add(f"结算服务约定{i}：" + rule * 5, "project", make_room=True)
         for i in range(3):
             kb.hot.add(f"用户偏好{i}：" + "回答请用简体中文，代码注释用英文，提交信息写清楚原因，" * 8, "user", make_room=True)
+        for i in range(24):  # and what matches the project, in Chinese too
+            kb.remember(f"billing-service 第{i}条约定：" + rule * 3, category="project")
     runner = CliRunner()
 
     def start(client: str) -> str:

