@@ -22,6 +22,8 @@ from test_mcp import KENNING, SKILL_MD, TOOLS, Connection
 
 from kenning.consolidate.messages import MAX_MESSAGE_CHARS, ROLES
 from kenning.mcp import tools
+from kenning.skills.files import MAX_FILE_BYTES
+from kenning.skills.frontmatter import SKILL_MD_MAX_CHARS
 
 CLIENT_PREFIX = "mcp__kenning__"  # how Claude Code names a tool of the server it knows as "kenning"
 NAME_LIMIT = 64  # what the model APIs take as a tool's name
@@ -159,8 +161,9 @@ def test_forget_says_it_takes_an_id_or_stale_and_refuses_neither(served: Served)
                                                               "at": "2026-11-30T10:00:00+00:00"}]})
 
 
-def test_the_message_schema_is_the_consolidation_librarys() -> None:
-    # written out in tools.py so that listing the tools does not import the consolidation package
+def test_the_edges_limits_are_the_librarys() -> None:
+    # tools.py writes them out so that listing the tools imports neither yaml nor the consolidation package
+    assert tools.SKILL_MD_LIMIT == SKILL_MD_MAX_CHARS and tools.SKILL_FILE_LIMIT == MAX_FILE_BYTES
     assert tools.MESSAGE["properties"]["role"]["enum"] == list(ROLES)
     assert tools.MESSAGE["properties"]["content"]["maxLength"] == MAX_MESSAGE_CHARS
 
@@ -172,9 +175,9 @@ def test_what_the_front_answers_imports_neither_the_sdk_nor_the_store() -> None:
         from pathlib import Path
         import kenning.cli.mcp
         from kenning.mcp import front, handshake
-        from kenning.skills.sources import default_sources
         handshake.initialize_result("2025-06-18"), handshake.tools_result(), handshake.prompts_result()
-        skills = handshake.early_skills(default_sources(Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())))
+        assert "yaml" not in sys.modules  # only resources/list needs it: the others answer without waiting for it
+        skills = handshake.early_skills(handshake.skill_sources(Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())))
         listed = [r["name"] for r in handshake.resources_result("default", skills)["resources"]]
         assert listed[:2] == ["USER.md", "MEMORY.md"] and "kenning-memory" in listed, listed
         heavy = ("mcp", "numpy", "kenning.api", "kenning.store", "kenning.skills.library", "kenning.gate", "rich")

@@ -23,7 +23,6 @@ from .state import home_of, project_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
-    from kenning.skills.sources import Source
 
 # what `from kenning.mcp import server` needs from outside kenning: missing means the extra is not installed
 _SDK_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "anyio", "pydantic", "pydantic_core"})
@@ -69,9 +68,10 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
             if http:
                 _serve_http(ctx, host, port, allow_remote, token, allowed_hosts, scope, project_dir)
             else:  # the front answers the handshake at once; the SDK and the store load behind it
-                from kenning.mcp import front
+                from kenning.mcp import front, handshake
 
-                front.serve(lambda: _open(ctx, project_dir), scope, lambda: _skill_sources(ctx, project_dir))
+                front.serve(lambda: _open(ctx, project_dir), scope,
+                            lambda: handshake.skill_sources(home_of(ctx), project_dir))
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a person stops a server by hand
 
@@ -93,23 +93,6 @@ def _open(ctx: click.Context, project_dir: Path | None) -> Kenning:
     from kenning.api import Kenning  # numpy, SQLite and the embedder: after the front has started
 
     return Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)
-
-
-def _skill_sources(ctx: click.Context, project_dir: Path | None) -> tuple[Source, ...]:
-    """The skill roots the store's library will read, chosen as ``Kenning.open`` and ``Kenning.skills``
-    choose them, for the front to list the skills before the store has opened."""
-    from kenning.config import load_settings
-    from kenning.skills.sources import default_sources
-
-    settings = load_settings(home_of(ctx))
-    if project_dir is not None:
-        project: Path | None = project_dir.expanduser().resolve()
-    else:
-        try:
-            project = Path.cwd()
-        except FileNotFoundError:  # removed under us: no project, as for Kenning
-            project = None
-    return default_sources(project, settings.skills_dir, settings.skill_extra_dirs)
 
 
 def _check_sdk() -> None:

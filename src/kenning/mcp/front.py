@@ -61,6 +61,8 @@ def serve(open_kb: Callable[[], Kenning], scope: str,
     roots the store's library will read (without it the SDK answers ``resources/list``)."""
     front = Front(Wire(), scope, skill_sources)
     front.start()
+    if skill_sources is not None:  # before the SDK: imported in the reader thread alongside it, twice as slow
+        handshake.import_listing()
     from . import server  # the SDK, imported while the front answers
 
     kb = _load(open_kb)

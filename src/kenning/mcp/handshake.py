@@ -8,13 +8,15 @@ both with what the SDK answers itself). Nothing here imports the SDK.
 
 The resources are the scope's hot memory files and each visible skill's SKILL.md. The library lists
 the skills after settling what a killed writer left in the skill folders (``skills.repair``), which
-needs the store; ``early_skills`` reads the same files with the library's own loader (front matter
-parsed as the library parses it: no second parser to drift) and gives up when there is anything to
-settle that could change the list, so that the early answer is the one the library would give.
+needs the store; ``early_skills`` reads the same roots (``skill_sources``) with the library's own
+loader (front matter parsed as the library parses it: no second parser to drift, and no catalog
+cache, whose descriptions are shortened to a budget) and gives up when there is anything to settle
+that could change the list, so that the early answer is the one the library would give.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -90,6 +92,29 @@ def resources_result(scope: str, skills: Iterable[Skill]) -> dict[str, Any]:
             out.append({"uri": SKILL_URI + skill.name, "name": skill.name, "title": f"Skill: {skill.name}",
                         "description": skill.description, "mimeType": "text/markdown"})
     return {"resources": out}
+
+
+def skill_sources(home: Path | None, project_dir: Path | None) -> tuple[Source, ...]:
+    """The skill roots the store's library will read, chosen as ``Kenning.open`` and ``Kenning.skills``
+    choose them from the data directory's settings and the project (default: the working directory)."""
+    from ..config import load_settings
+    from ..skills.sources import default_sources
+
+    settings = load_settings(home)
+    if project_dir is not None:
+        project: Path | None = project_dir.expanduser().resolve()
+    else:
+        try:
+            project = Path.cwd()
+        except FileNotFoundError:  # removed under us: no project, as for Kenning
+            project = None
+    return default_sources(project, settings.skills_dir, settings.skill_extra_dirs)
+
+
+def import_listing() -> None:
+    """Import what ``skill_sources`` and ``early_skills`` read with (the settings, yaml, the loader)."""
+    for name in ("config", "skills.files", "skills.index"):
+        importlib.import_module(f"kenning.{name}")
 
 
 def early_skills(sources: tuple[Source, ...]) -> list[Skill] | None:

@@ -19,7 +19,7 @@ edit and patch save the whole new SKILL.md with ``kb.drafts.save_text``, invisib
 and the catalog until a person runs ``kenning skill drafts approve NAME``; delete, write_file and
 remove_file are refused.
 
-This module imports nothing from the MCP SDK, and nothing heavy at import (the skills library, numpy):
+This module imports nothing from the MCP SDK, and nothing heavy at import (the skills package, numpy):
 ``kenning mcp`` lists the tools from this table before anything else has loaded (``front``).
 """
 
@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
-from ..skills.files import MAX_FILE_BYTES, read_limited
-from ..skills.frontmatter import SKILL_MD_MAX_CHARS, check_name, validate_skill_md
 from .arguments import SHORT, Args, Param, parse_arguments
 
 if TYPE_CHECKING:
@@ -55,6 +53,11 @@ class Caller:
 
 
 Handler = Callable[[Caller, Args], dict[str, Any]]
+# The edge's limits for skill texts are the library's (skills.frontmatter.SKILL_MD_MAX_CHARS, skills.files.
+# MAX_FILE_BYTES), written out because importing those modules (yaml, fileio) made `kenning mcp` answer
+# tools/list 80 ms later (bench/mcp_handshake.py); tests/test_mcp_schemas.py checks that they agree.
+SKILL_MD_LIMIT = 100_000
+SKILL_FILE_LIMIT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -184,14 +187,14 @@ def skill_feedback(c: Caller, a: Args) -> dict[str, Any]:
             choices=("create", "edit", "patch", "delete", "write_file", "remove_file")),
       SKILL_NAME,
       Param("content", "text", "create / edit: the whole SKILL.md: YAML front matter with name and description, "
-            "then the instructions.", aliases=("skill_md", "body", "text"), limit=SKILL_MD_MAX_CHARS),
+            "then the instructions.", aliases=("skill_md", "body", "text"), limit=SKILL_MD_LIMIT),
       Param("old_string", "text", "patch: the passage to replace, copied from the skill.", aliases=("old",),
-            limit=SKILL_MD_MAX_CHARS),
-      Param("new_string", "text", "patch: what to put instead.", aliases=("new",), limit=SKILL_MD_MAX_CHARS),
+            limit=SKILL_MD_LIMIT),
+      Param("new_string", "text", "patch: what to put instead.", aliases=("new",), limit=SKILL_MD_LIMIT),
       Param("replace_all", "bool", "patch: replace every exact occurrence.", default=False),
       Param("file_path", "text", "patch / write_file / remove_file: a linked file such as 'references/api.md'.",
             aliases=("file", "path"), limit=1_000),
-      Param("file_content", "text", "write_file: the file's text.", limit=MAX_FILE_BYTES),
+      Param("file_content", "text", "write_file: the file's text.", limit=SKILL_FILE_LIMIT),
       Param("category", "text", "create: folder to put it in, e.g. 'devops'.", limit=SHORT),
       Param("target", "text", "create: your own skills or the project's.", default="user",
             choices=("user", "project")),
@@ -209,6 +212,8 @@ def skill_manage(c: Caller, a: Args) -> dict[str, Any]:
 
 def _skill_draft(c: Caller, a: Args) -> dict[str, Any]:
     """create / edit / patch as a draft awaiting a person's approval; the other actions refused."""
+    from ..skills.files import MAX_FILE_BYTES, read_limited
+    from ..skills.frontmatter import check_name, validate_skill_md
     from ..skills.patch import apply_patch
 
     action, kb = a["action"], c.kb
