@@ -74,7 +74,10 @@ def main() -> None:
     parser.add_argument("--src", type=Path, help="put this folder first on PYTHONPATH (another checkout's src)")
     parser.add_argument("--baseline", type=Path, help="another checkout's src to compare with, run by run")
     parser.add_argument("--importtime", action="store_true", help="also list the slowest imports of each command")
+    parser.add_argument("--only", action="append", choices=list(COMMANDS), metavar="COMMAND",
+                        help="run only this command (repeatable), e.g. --only 'kenning hook session-start'")
     args = parser.parse_args()
+    commands = {name: COMMANDS[name] for name in args.only or COMMANDS}
 
     base = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
     code = {"kenning": with_src(base, args.src)}
@@ -93,14 +96,14 @@ def main() -> None:
             home = Path(tmp) / f"home-{n}"
             home.mkdir()
             envs[label] = {**env, "KENNING_HOME": str(home)}
-            for command, stdin in COMMANDS.values():  # creates the store, warms the file cache
+            for command, stdin in commands.values():  # creates the store, warms the file cache
                 one_run(envs[label], command, stdin)
         for _ in range(args.runs):
-            for name, (command, stdin) in COMMANDS.items():
+            for name, (command, stdin) in commands.items():
                 for label, env in envs.items():
                     times.setdefault((name, label), []).append(one_run(env, command, stdin))
         if args.importtime:
-            for name, (command, stdin) in COMMANDS.items():
+            for name, (command, stdin) in commands.items():
                 for label, env in envs.items():
                     slow = ", ".join(f"{mod.strip()} {us / 1000:.0f}" for us, mod in slowest_imports(env, command, stdin))
                     console.print(f"[bold]{name}[/] ({label}), slowest imports in ms: {slow}", soft_wrap=True)
