@@ -28,6 +28,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import with_src  # noqa: E402  (bench/ is a folder of scripts, not a package)
+
 SCRIPT = [sys.executable, "-c", "from kenning.cli import main; main()"]  # the console script's code
 COMMANDS: dict[str, tuple[list[str], str | None]] = {  # label -> (arguments, stdin)
     "kenning --version": (["--version"], None),
@@ -60,12 +63,6 @@ def slowest_imports(env: dict[str, str], args: list[str], stdin: str | None, n: 
             rows.append((int(cumulative), name.rstrip()))
     top = [(us, name) for us, name in rows if len(name) - len(name.lstrip()) <= 3]  # importtime indents by depth
     return sorted(top, reverse=True)[:n]
-
-
-def with_src(env: dict[str, str], src: Path | None) -> dict[str, str]:
-    if src is None:
-        return env
-    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src.resolve()), env.get("PYTHONPATH")]))}
 
 
 def main() -> None:

@@ -292,3 +292,10 @@ def write_json(path: str | os.PathLike[str], data: Any) -> Path:
         os.fsync(fh.fileno())
     tmp.replace(target)
     return target
+
+
+def with_src(env: dict[str, str], src: Path | None) -> dict[str, str]:
+    """``env`` with another checkout's ``src`` first on PYTHONPATH (to run its kenning beside this one)."""
+    if src is None:
+        return env
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src.resolve()), env.get("PYTHONPATH")]))}

@@ -39,6 +39,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import with_src  # noqa: E402  (bench/ is a folder of scripts, not a package)
+
 REPO = Path(__file__).resolve().parent.parent
 SERVER = [sys.executable, "-c", "from kenning.cli import main; main()", "mcp"]  # the console script's code
 PHASES = ("initialize", "tools/list", "prompts/list", "resources/list", "all of them", "first tool call")
@@ -156,12 +159,6 @@ def server_config(env: dict[str, str]) -> dict[str, Any]:
                            text=True).stdout.strip()
     return {"kenning": str(Path(found["kenning"]).parent), "commit": (commit or "?") + ("+dirty" if dirty else ""),
             "mcp sdk": found["mcp"]}
-
-
-def with_src(env: dict[str, str], src: Path | None) -> dict[str, str]:
-    if src is None:
-        return env
-    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src.resolve()), env.get("PYTHONPATH")]))}
 
 
 def main() -> None:
