@@ -2,8 +2,8 @@
 
 ``clients`` says where each client (Claude Code, Codex, Cursor) keeps its MCP servers and what
 kenning writes there, and ``hookspecs`` the same for their hooks; ``install`` merges those entries
-in and takes exactly them out again (JSON edited as text by ``jsonedit``, copies kept by
-``backups``), recording what it did in ``$KENNING_HOME/integrations.json``; ``verify`` runs the
+in and takes exactly them out again (JSON through ``configdoc``, edited as text by ``jsonedit``;
+TOML through ``tomltable``; copies kept by ``backups``), recording what it did in ``$KENNING_HOME/integrations.json``; ``verify`` runs the
 command line about to be written the way a client will; ``codex_trust`` asks Codex to trust
 kenning's hooks; ``hooks`` is what every client's hooks run (context at session start,
 consolidation before compaction and at session end).

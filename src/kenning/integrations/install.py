@@ -6,8 +6,8 @@ For every file:
 * it is parsed first; a file that is not valid JSON / TOML, or has the wrong shape where kenning
   writes, is refused before any file of the install is touched, and stays as it is;
 * it is merged, never rewritten from scratch: other servers, settings and hooks stay; JSON is edited
-  as text (``jsonedit``), so every byte outside kenning's entry stays as the user wrote it; TOML keeps
-  every byte outside kenning's table;
+  as text (``configdoc``, ``jsonedit``), so every byte outside kenning's entry stays as the user
+  wrote it; TOML keeps every byte outside kenning's table (``tomltable``);
 * it is backed up into ``$KENNING_HOME/backups/`` (``backups``: never beside the file, where it would
   get committed) before it changes, then replaced atomically, and only if nobody wrote it since it
   was read (a running client may);
@@ -27,10 +27,8 @@ import copy
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -40,12 +38,11 @@ from typing import Any
 from .. import fileio
 from ..errors import Conflict, InvalidInput, NotFound, StoreError
 from ..timeutil import utcnow
-from . import backups, clients, codex_trust, hookspecs, jsonedit
+from . import backups, clients, codex_trust, configdoc, hookspecs, tomltable
 from .clients import JsonHook, JsonKey, Launch, Target, TomlTable
 
 MANIFEST_FILE = "integrations.json"
-TOML_MARK = "# added by `kenning install`; `kenning uninstall` takes it out again"
-KEPT = "kept: changed since install"
+KEPT = configdoc.KEPT
 
 
 # -- reports ---------------------------------------------------------------------------------------
@@ -265,7 +262,7 @@ def _plan_install(target: Target, old_record: dict[str, Any] | None) -> _Plan:
     old_changes = {_change_id(c): c for c in (old_record or {}).get("changes", [])}
     records: list[dict[str, Any]] = []
     if target.format == "json":
-        doc = _parse_json(path, old)
+        doc = configdoc.parse_json(path, old)
         new_doc = copy.deepcopy(doc)
         for change in target.changes:
             assert isinstance(change, JsonKey | JsonHook)
@@ -275,14 +272,14 @@ def _plan_install(target: Target, old_record: dict[str, Any] | None) -> _Plan:
             report.changes.append({"change": change.label, "action": action})
             if record is not None:
                 records.append(record)
-        new = _edit_json(old, doc, new_doc) if new_doc != doc else None
+        new = configdoc.edit_json(old, doc, new_doc) if new_doc != doc else None
     else:
-        text = _decode(path, old)
+        text = configdoc.decode(path, old)
         new_text: str | None = None
         for change in target.changes:
             assert isinstance(change, TomlTable)
             previous = old_changes.get(_change_id(_describe(change)))
-            new_text, record, action = _install_toml(path, new_text if new_text is not None else text, change,
+            new_text, record, action = tomltable.install_toml(path, new_text if new_text is not None else text, change,
                                                       previous)
             report.changes.append({"change": change.label, "action": action})
             if record is not None:
@@ -316,7 +313,7 @@ def _change_id(record: dict[str, Any]) -> str:
 def _install_key(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict[str, Any] | None,
                  path: Path) -> tuple[dict[str, Any] | None, str]:
     assert isinstance(change, JsonKey)
-    found, current = _get(doc, change.path, path)
+    found, current = configdoc.get(doc, change.path, path)
     if found and current == change.value:
         return previous, "unchanged"  # ours from an earlier install, or the user's identical entry (not ours to remove)
     if found and change.unless_set and (previous is None or current != previous["value"]):
@@ -329,18 +326,18 @@ def _install_key(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict
         if found:
             record["previous"] = current
         action = "replaced" if found else "added"
-    created = _make_parents(doc, change.path[:-1])
+    created = configdoc.make_parents(doc, change.path[:-1])
     record.setdefault("created", created)
-    _parent(doc, change.path)[change.path[-1]] = copy.deepcopy(change.value)
+    configdoc.parent(doc, change.path)[change.path[-1]] = copy.deepcopy(change.value)
     return record, action
 
 
 def _install_hook(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dict[str, Any] | None,
                   path: Path) -> tuple[dict[str, Any] | None, str]:
     assert isinstance(change, JsonHook)
-    found, groups = _get(doc, ("hooks", change.event), path)
+    found, groups = configdoc.get(doc, ("hooks", change.event), path)
     if found and not isinstance(groups, list):
-        raise InvalidInput(f"{path}: hooks.{change.event} is a {_kind(groups)}, not a list of matcher groups; "
+        raise InvalidInput(f"{path}: hooks.{change.event} is a {configdoc.kind(groups)}, not a list of matcher groups; "
                            "fix it (see https://code.claude.com/docs/en/hooks) and run kenning install again")
     if found and change.group in groups:
         return previous, "unchanged"
@@ -349,8 +346,8 @@ def _install_hook(doc: dict[str, Any], change: JsonKey | JsonHook, previous: dic
         groups[groups.index(previous["group"])] = copy.deepcopy(change.group)
         record["created"] = previous.get("created", [])
         return record, "updated"
-    record["created"] = _make_parents(doc, ("hooks", change.event), leaf=[])
-    _get(doc, ("hooks", change.event), path)[1].append(copy.deepcopy(change.group))
+    record["created"] = configdoc.make_parents(doc, ("hooks", change.event), leaf=[])
+    configdoc.get(doc, ("hooks", change.event), path)[1].append(copy.deepcopy(change.group))
     return record, "added"
 
 
@@ -375,20 +372,20 @@ def _plan_uninstall(path: Path, record: dict[str, Any]) -> _Plan:
             return _Plan(path, current, new, None, report, delete=delete, backup=False,
                          created_dirs=record.get("created_dirs", []))
     if record.get("format") == "toml":
-        text = _decode(path, current)
+        text = configdoc.decode(path, current)
         for change in reversed(changes):
-            text, action = _uninstall_toml(path, text, change)
+            text, action = tomltable.uninstall_toml(path, text, change)
             report.changes.insert(0, {"change": _label(change), "action": action})
         new = text.encode("utf-8")
         empty = not text.strip()
     else:
-        doc = _parse_json(path, current, during="uninstall")
+        doc = configdoc.parse_json(path, current, during="uninstall")
         before = copy.deepcopy(doc)
         for change in reversed(changes):
             action = _uninstall_key(doc, change) if change["kind"] == "key" else _uninstall_hook(doc, change)
             report.changes.insert(0, {"change": _label(change), "action": action})
         reversed_any = any(c["action"] in ("removed", "restored") for c in report.changes)
-        new = _edit_json(current, before, doc) if reversed_any else current
+        new = configdoc.edit_json(current, before, doc) if reversed_any else current
         empty = doc == {}
     if new == current:
         return _Plan(path, current, None, None, report)
@@ -420,22 +417,22 @@ def _label(change: dict[str, Any]) -> str:
 
 def _uninstall_key(doc: dict[str, Any], change: dict[str, Any]) -> str:
     path = tuple(change["path"])
-    found, current = _get(doc, path, None)
+    found, current = configdoc.get(doc, path, None)
     if not found:
         return "absent"
     if current != change["value"]:
         return KEPT
-    parent = _parent(doc, path)
+    parent = configdoc.parent(doc, path)
     if "previous" in change:
         parent[path[-1]] = change["previous"]
         return "restored"
     del parent[path[-1]]
-    _prune(doc, change.get("created", []))
+    configdoc.prune(doc, change.get("created", []))
     return "removed"
 
 
 def _uninstall_hook(doc: dict[str, Any], change: dict[str, Any]) -> str:
-    found, groups = _get(doc, ("hooks", change["event"]), None)
+    found, groups = configdoc.get(doc, ("hooks", change["event"]), None)
     if not found or not isinstance(groups, list):
         return "absent"
     group = change["group"]
@@ -452,7 +449,7 @@ def _uninstall_hook(doc: dict[str, Any], change: dict[str, Any]) -> str:
         holder["hooks"].remove(ours)
         if not holder["hooks"]:
             groups.remove(holder)
-    _prune(doc, change.get("created", []))
+    configdoc.prune(doc, change.get("created", []))
     return "removed"
 
 
@@ -497,13 +494,6 @@ def _sha(data: bytes | None) -> str | None:
     return hashlib.sha256(data).hexdigest() if data is not None else None
 
 
-def _decode(path: Path, data: bytes | None) -> str:
-    try:
-        return data.decode("utf-8") if data is not None else ""
-    except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{path} is not UTF-8 text ({exc}); kenning leaves it alone: fix it and run again") from None
-
-
 # -- the manifest ----------------------------------------------------------------------------------
 
 
@@ -525,275 +515,3 @@ def _load_manifest(data_home: Path) -> dict[str, Any]:
 def _save_manifest(data_home: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     fileio.atomic_write(data_home / MANIFEST_FILE, text.encode("utf-8"))
-
-
-# -- JSON ------------------------------------------------------------------------------------------
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def _parse_json(path: Path, data: bytes | None, *, during: str = "install") -> dict[str, Any]:
-    text = _decode(path, data)
-    if not text.strip():
-        return {}  # an empty file holds nothing to lose
-    try:
-        doc = json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
-        raise InvalidInput(f"{path} has the key {exc.args[0]!r} twice; rewriting it would lose one of them. "
-                           f"Fix the file, then run kenning {during} again") from None
-    except ValueError as exc:
-        raise InvalidInput(f"{path} is not valid JSON ({exc}); kenning did not change it. Fix the file (or move "
-                           f"it away), then run kenning {during} again") from None
-    if not isinstance(doc, dict):
-        raise InvalidInput(f"{path} holds a JSON {_kind(doc)}, not an object; kenning did not change it")
-    return doc
-
-
-def _edit_json(old: bytes | None, doc: dict[str, Any], new_doc: dict[str, Any]) -> bytes:
-    """``new_doc`` written into the file's own text, splicing only what differs from ``doc``, so the
-    rest keeps the user's layout byte for byte; if the text edit fails its own check, the whole
-    document in the file's indentation and line endings."""
-    try:
-        return jsonedit.follow(old.decode("utf-8") if old else "", doc, new_doc).encode("utf-8")
-    except ValueError:
-        return _dump_json(new_doc, old)
-
-
-def _dump_json(doc: dict[str, Any], like: bytes | None) -> bytes:
-    """``doc`` in the layout of the file it came from: indentation, line endings, final newline."""
-    indent: int | str = 2
-    newline, final = "\n", True
-    if like and like.strip():
-        m = re.search(rb"\n([ \t]+)\S", like)
-        if m:
-            unit = m.group(1).decode()
-            indent = unit if "\t" in unit else len(unit)
-        newline = "\r\n" if b"\r\n" in like else "\n"
-        final = like.endswith(b"\n")
-    text = json.dumps(doc, indent=indent, ensure_ascii=False) + ("\n" if final else "")
-    return text.replace("\n", newline).encode("utf-8")
-
-
-def _kind(value: Any) -> str:
-    return {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
-
-
-def _get(doc: dict[str, Any], keys: tuple[str, ...], path: Path | None) -> tuple[bool, Any]:
-    """(found, value) at ``keys``; a non-object on the way is refused (install) or means absent (uninstall)."""
-    node: Any = doc
-    for i, key in enumerate(keys):
-        if not isinstance(node, dict):
-            if path is None:
-                return False, None
-            raise InvalidInput(f"{path}: {'.'.join(keys[:i])} is a {_kind(node)}, not an object, so kenning "
-                               "cannot add its entry there; fix the file and run kenning install again")
-        if key not in node:
-            return False, None
-        node = node[key]
-    return True, node
-
-
-def _parent(doc: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    node = doc
-    for key in keys[:-1]:
-        node = node[key]
-    return node
-
-
-def _make_parents(doc: dict[str, Any], keys: tuple[str, ...], leaf: Any = None) -> list[list[str]]:
-    """Create the missing objects along ``keys`` (the last one as ``leaf`` when given); return their paths."""
-    created: list[list[str]] = []
-    node = doc
-    for i, key in enumerate(keys):
-        if key not in node:
-            node[key] = [] if leaf is not None and i == len(keys) - 1 else {}
-            created.append(list(keys[: i + 1]))
-        node = node[key]
-    return created
-
-
-def _prune(doc: dict[str, Any], created: list[list[str]]) -> None:
-    """Remove the containers install created, deepest first, if they are empty again."""
-    for keys in sorted(created, key=len, reverse=True):
-        found, value = _get(doc, tuple(keys), None)
-        if found and value in ({}, []):
-            del _parent(doc, tuple(keys))[keys[-1]]
-
-
-# -- TOML ------------------------------------------------------------------------------------------
-# tomllib only reads, so kenning's table is a block of text: appended (or put where the table was),
-# checked by parsing the result, and taken out by the same text later. Nothing else is re-rendered.
-
-_HEADER_LINE = re.compile(r"(?m)^[ \t]*\[.*$")
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _parse_toml(path: Path, text: str, *, during: str = "install") -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{path} is not valid TOML ({exc}); kenning did not change it. Fix the file (or move "
-                           f"it away), then run kenning {during} again") from None
-
-
-def _install_toml(path: Path, text: str, change: TomlTable,
-                  previous: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None, str]:
-    doc = _parse_toml(path, text)
-    found, current = _get(doc, change.path, path)
-    if found and current == change.value:
-        return text, previous, "unchanged"
-    block = _toml_block(change.path, change.value)
-    record: dict[str, Any] = {**_describe(change), "value": change.value}
-    if previous is not None and found and current == previous["value"] and text.count(previous["text"]) == 1:
-        old = previous["text"]
-        inserted = old[: len(old) - len(old.lstrip("\n"))] + block  # keep the blank line it was appended after
-        new = text.replace(old, inserted)
-        record.update({k: previous[k] for k in ("previous", "previous_text") if k in previous})
-        action = "updated"
-    elif not found:
-        end_line = "\n" if text and not text.endswith("\n") else ""
-        gap = end_line + ("\n" if text.strip() and not text.endswith("\n\n") else "")  # one blank line before it
-        inserted, new = gap + block, text + gap + block
-        record["previous_text"] = ""
-        action = "added"
-    else:
-        span = _table_span(text, change.path)
-        if span is None:
-            raise InvalidInput(f"{path} defines {change.label} in a form kenning cannot edit safely (it is not one "
-                               f"{change.label} table); kenning did not change it. Replace that definition with "
-                               f"{_toml_hint(change)}")
-        start, end = span
-        inserted, new = block, text[:start] + block + text[end:]
-        record.update({"previous": current, "previous_text": text[start:end]})
-        action = "replaced"
-    expected = copy.deepcopy(doc)
-    _make_parents(expected, change.path[:-1])
-    _parent(expected, change.path)[change.path[-1]] = change.value
-    if _try_toml(new) != expected:
-        raise InvalidInput(f"cannot add {change.label} to {path} without changing its other settings (an inline "
-                           f"or dotted 'mcp_servers' definition?); kenning did not change it. Add by hand "
-                           f"{_toml_hint(change)}")
-    record["text"] = inserted
-    return new, record, action
-
-
-def _uninstall_toml(path: Path, text: str, change: dict[str, Any]) -> tuple[str, str]:
-    keys = tuple(change["path"])
-    doc = _parse_toml(path, text, during="uninstall")
-    found, current = _get(doc, keys, None)
-    if not found:
-        return text, "absent"
-    if current != change["value"]:
-        return text, KEPT
-    before = change.get("previous_text", "")
-    if text.count(change["text"]) == 1:
-        new = text.replace(change["text"], before)
-    else:
-        span = _table_span(text, keys)
-        if span is None:
-            return text, "kept: cannot be told apart safely"
-        new = text[:span[0]] + before + text[span[1]:]
-    expected = copy.deepcopy(doc)
-    if "previous" in change:
-        _parent(expected, keys)[keys[-1]] = change["previous"]
-    else:
-        del _parent(expected, keys)[keys[-1]]
-    if _without_empty(_try_toml(new)) != _without_empty(expected):
-        raise InvalidInput(f"cannot take {_label(change)} out of {path} without changing its other settings; "
-                           "remove it by hand")
-    return new, "restored" if "previous" in change else "removed"
-
-
-def _try_toml(text: str) -> dict[str, Any] | None:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None
-
-
-def _without_empty(value: Any) -> Any:
-    # a table that only held kenning's table disappears with it ([mcp_servers] is implied by its header)
-    if isinstance(value, dict):
-        return {k: _without_empty(v) for k, v in value.items() if v != {}}
-    return value
-
-
-def _table_span(text: str, keys: tuple[str, ...]) -> tuple[int, int] | None:
-    """Where ``[keys]`` and its sub-tables are written: from its header to the next other header, less
-    the comments and blank lines just above that header (they belong to it). None if not one table."""
-    headers = _toml_headers(text)
-    starts = [at for at, path in headers if path == keys and _at_top_level(text, at)]
-    if len(starts) != 1:
-        return None
-    start, end = starts[0], len(text)
-    for at, path in headers:
-        if at > start and path[: len(keys)] != keys and _at_top_level(text, at):
-            end = at
-            break
-    lines = text[start:end].splitlines(keepends=True)
-    while len(lines) > 1 and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
-        lines.pop()
-    return start, start + len("".join(lines))
-
-
-def _toml_headers(text: str) -> list[tuple[int, tuple[str, ...]]]:
-    """(offset, key path) of every line that reads as a table header on its own."""
-    out = []
-    for m in _HEADER_LINE.finditer(text):
-        parsed = _try_toml(m.group(0))
-        keys: list[str] = []
-        node: Any = parsed
-        while isinstance(node, dict) and len(node) == 1:
-            key, node = next(iter(node.items()))
-            keys.append(key)
-            node = node[-1] if isinstance(node, list) and node else node  # [[array of tables]]
-        if parsed is not None and keys and node == {}:
-            out.append((m.start(), tuple(keys)))
-    return out
-
-
-def _at_top_level(text: str, offset: int) -> bool:
-    # a "[header]" inside a multi-line string or array leaves the text before it unparseable
-    return _try_toml(text[:offset]) is not None
-
-
-def _toml_block(keys: tuple[str, ...], value: dict[str, Any]) -> str:
-    lines = [f"[{'.'.join(_toml_key(k) for k in keys)}]", TOML_MARK]
-    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
-    return "\n".join(lines) + "\n"
-
-
-def _toml_hint(change: TomlTable) -> str:
-    """The table in one line, for an error message (which is one line)."""
-    return f"a {change.label} table holding " + "; ".join(f"{_toml_key(k)} = {_toml_value(v)}"
-                                                          for k, v in change.value.items())
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string; the parse checks it
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        pairs = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
-        return f"{{ {pairs} }}" if value else "{}"
-    raise InvalidInput(f"cannot write {value!r} as TOML")
