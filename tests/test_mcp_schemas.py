@@ -162,7 +162,7 @@ def test_forget_says_it_takes_an_id_or_stale_and_refuses_neither(served: Served)
 
 
 def test_the_edges_limits_are_the_librarys() -> None:
-    # tools.py writes them out so that listing the tools imports neither yaml nor the consolidation package
+    # MESSAGE is written out so that listing the tools does not import the consolidation package
     assert tools.SKILL_MD_LIMIT == SKILL_MD_MAX_CHARS and tools.SKILL_FILE_LIMIT == MAX_FILE_BYTES
     assert tools.MESSAGE["properties"]["role"]["enum"] == list(ROLES)
     assert tools.MESSAGE["properties"]["content"]["maxLength"] == MAX_MESSAGE_CHARS

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
+from ..skills.model import MAX_FILE_BYTES, SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments
 
 if TYPE_CHECKING:
@@ -53,11 +54,8 @@ class Caller:
 
 
 Handler = Callable[[Caller, Args], dict[str, Any]]
-# The edge's limits for skill texts are the library's (skills.frontmatter.SKILL_MD_MAX_CHARS, skills.files.
-# MAX_FILE_BYTES), written out because importing those modules (yaml, fileio) made `kenning mcp` answer
-# tools/list 80 ms later (bench/mcp_handshake.py); tests/test_mcp_schemas.py checks that they agree.
-SKILL_MD_LIMIT = 100_000
-SKILL_FILE_LIMIT = 1 << 20
+SKILL_MD_LIMIT = SKILL_MD_MAX_CHARS  # the library's limits: skills.model is light (no yaml, no numpy)
+SKILL_FILE_LIMIT = MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,9 @@ from pathlib import Path
 
 from .. import fileio
 from ..errors import Conflict, Forbidden, InvalidInput
-from .model import LINKED_DIRS, SKILL_FILE
+from .model import LINKED_DIRS, MAX_FILE_BYTES, SKILL_FILE
 from .sources import inside
 
-MAX_FILE_BYTES = 1 << 20
 MAX_SNAPSHOT_FILES = 500
 MAX_SNAPSHOT_BYTES = 32 << 20
 TRASH_MARK = ".deleted-"  # .<name>.deleted-<hex>: a folder being removed

@@ -24,11 +24,10 @@ from typing import Any
 import yaml
 
 from ..errors import InvalidInput
-from .model import Requirements, Skill
+from .model import SKILL_MD_MAX_CHARS, Requirements, Skill
 
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
-SKILL_MD_MAX_CHARS = 100_000
 READ_MAX_BYTES = 1 << 20  # a SKILL.md beyond this is not a skill someone wrote by hand: skipped
 CLIENTS = ("kenning", "hermes", "nanobot", "openclaw")
 

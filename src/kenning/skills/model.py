@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 
 SKILL_FILE = "SKILL.md"
+# The size limits of what is written into a skill; here, in the light module, so that the MCP edge
+# can bound its arguments with them without importing yaml and the file helpers
+SKILL_MD_MAX_CHARS = 100_000
+MAX_FILE_BYTES = 1 << 20  # one file of a skill's own (references/, scripts/, ...)
 # the only sub-folders a skill's own files may be written to (the Agent Skills layout)
 LINKED_DIRS = ("references", "templates", "scripts", "assets")
 
