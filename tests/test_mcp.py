@@ -275,6 +275,14 @@ def test_the_library_keeps_naming_cli_commands_and_the_server_translates_them(kb
     assert for_client("the vector is damaged; run `kenning reindex` to embed every item again") == \
         "the vector is damaged; ask the user to run `kenning reindex` to embed every item again"
     assert for_client("ask the user to run `kenning skill delete x`") == "ask the user to run `kenning skill delete x`"
+    # a result's own words are translated too (a deleted skill, skills that could not be loaded); stored text is not
+    from kenning.mcp.server import _result
+    served = _result({"message": "deleted skill 'x'; `kenning skill rollback` can bring it back",
+                      "hint": "2 skill folder(s) could not be loaded: `kenning skill check` says why.",
+                      "content": "run `kenning skill check` in CI"}).structured_content
+    assert served == {"message": "deleted skill 'x'; the user's `kenning skill rollback` can bring it back",
+                      "hint": "2 skill folder(s) could not be loaded: the user's `kenning skill check` says why.",
+                      "content": "run `kenning skill check` in CI"}
 
 
 def test_context_build_resources_and_prompt(stdio: Connection) -> None:

@@ -3,7 +3,8 @@
 Where a message tells a person which ``kenning`` command to run, a model connected over MCP is
 told which tool to call instead, or, when no tool does what the command does, to ask the user to
 run it. The library's messages stay as the CLI shows them; ``server`` passes the text of every
-error it sends through ``for_client``, its one place for that.
+error it sends, and the ``message`` and ``hint`` of every result, through ``for_client``, its one
+place for that.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ _TOOL_FOR_COMMAND: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p
     (r"`kenning lesson find` lists them", "lessons_for finds them"),
     (r"`kenning note add TEXT --date DAY` starts one", "notes_write with date=DAY starts one"),
     (r"\(`kenning path` shows where it is\)", "(the user's `kenning path` shows where it is)"),
+    (r"`kenning skill check` says why", "the user's `kenning skill check` says why"),
+    (r"`kenning skill rollback` can bring it back", "the user's `kenning skill rollback` can bring it back"),
 ))
 # a command no tool stands for: the user runs it (unless the message already asks someone "to run" it)
 _RUN = re.compile(r"(?<!to )\b[Rr]un (`kenning [^`]+`)")

@@ -171,6 +171,8 @@ def build_server(kb: Kenning | KenningError, scope: str = DEFAULT_SCOPE) -> Serv
 
 
 def _result(data: dict[str, Any]) -> types.CallToolResult:
+    # the library's own words to the reader name tools, as its errors do; stored text is left as it is
+    data = {k: for_client(v) if k in ("message", "hint") and isinstance(v, str) else v for k, v in data.items()}
     text = json.dumps(data, ensure_ascii=False, default=str)
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=json.loads(text))
 
