@@ -604,3 +604,38 @@ def test_direct_skill_writes_apply_skill_changes_at_once(kb: Kenning) -> None:
                                      "content": SKILL_MD.format(name="web-rollback")}, caller)
     assert made["action"] == "create" and "status" not in made
     assert kb.skills.get("web-rollback").source == "user" and kb.drafts.list() == []
+
+
+def test_a_stdio_server_ends_at_once_on_the_sigint_its_client_sends(tmp_path: Path, embedder: Any) -> None:
+    """Claude Code stops its servers with SIGINT, then SIGTERM 100 ms later: kenning ends on the first,
+    after a write, with the write kept (each write is atomic)."""
+    import signal
+
+    home = tmp_path / "home"
+    process = subprocess.Popen([*KENNING, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, env={**os.environ, "KENNING_HOME": str(home)})
+    assert process.stdin is not None and process.stdout is not None
+
+    def ask(message: dict[str, Any]) -> dict[str, Any]:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+        process.stdin.flush()
+        if "id" not in message:
+            return {}
+        while True:
+            answer = json.loads(process.stdout.readline())
+            if answer.get("id") == message["id"]:
+                return answer
+
+    ask({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                     "clientInfo": {"name": "t", "version": "1"}}})
+    ask({"method": "notifications/initialized"})
+    stored = ask({"id": 2, "method": "tools/call", "params": {"name": "memory_remember",
+                                                              "arguments": {"text": "The lift is out of order"}}})
+    assert not stored["result"].get("isError"), stored
+
+    process.send_signal(signal.SIGINT)
+
+    assert process.wait(timeout=30) == -signal.SIGINT  # ended by the signal, not left to catch it
+    with Kenning.open(home, embedder=embedder) as kb:
+        assert [h.item.content for h in kb.recall("lift", k=1)] == ["The lift is out of order"]

@@ -9,6 +9,7 @@ first; over HTTP, before the server listens.
 from __future__ import annotations
 
 import importlib.util
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +70,11 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
                 _serve_http(ctx, host, port, allow_remote, token, allowed_hosts, scope, project_dir)
             else:  # the front answers the handshake at once; the SDK and the store load behind it
                 from kenning.mcp import front, handshake
+
+                # The client that started the server stops it with SIGINT and, 100 ms later (Claude
+                # Code), SIGTERM: end at once, as SIGTERM would. Every write is atomic (a transaction
+                # or a renamed file), so an end at any moment leaves the store as before or after it.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
 
                 front.serve(lambda: _open(ctx, project_dir), scope,
                             lambda: handshake.skill_sources(home_of(ctx), project_dir))
