@@ -1,4 +1,4 @@
-"""Skill commands: ``kenning skill list|view|search|catalog|check|create|patch|edit|delete|write-file|remove-file|
+"""Skill commands: ``kenning skill list|view|search|catalog|check|scan|create|patch|edit|delete|write-file|remove-file|
 history|diff|rollback|feedback|stats``. Each calls one ``kb.skills`` method; ``--json`` prints what
 the library returned."""
 
@@ -18,7 +18,7 @@ from kenning.errors import Conflict, InvalidInput
 from kenning.skills.files import MAX_FILE_BYTES as LINKED_FILE_BYTES
 
 from . import output
-from .state import json_option, open_kenning, project_option
+from .state import home_of, json_option, open_kenning, project_option
 
 if TYPE_CHECKING:
     from kenning.skills import Skills
@@ -239,6 +239,57 @@ def check(skills: Skills, as_json: bool) -> None:
         return
     rows = [(n.level, n.source, str(n.path), n.message) for n in notes]
     output.show(output.table("Diagnostics", ("level", "source", "path", "message"), rows))
+
+
+DANGEROUS_EXIT = 3  # beside click's 1 (error) and 2 (usage), so a script can tell "refuse" from "broken"
+
+
+@skill.command()
+@click.argument("target", metavar="PATH|NAME")
+@json_option
+@project_option
+def scan(target: str, as_json: bool, project_dir: Path | None) -> None:
+    """Scan a skill for prompt injection, exfiltration, download-and-run, destructive commands,
+    reverse shells, credential reads, persistence, secrets, hidden Unicode, binaries, archives,
+    links out of the folder and oversize content.
+
+    PATH is a skill folder (with SKILL.md); otherwise NAME is looked up like `skill view` does.
+    The verdict: dangerous (a critical finding), caution (a high one) or safe. Reports are
+    cached by content in the data directory's cache/ folder.
+
+    Exit code: 0 for safe or caution, 3 for dangerous (1 and 2 remain errors and bad usage).
+
+    \b
+    Example:
+      kenning skill scan ./downloads/pdf-tools
+      kenning skill scan docker-deploy --json
+      kenning skill scan ./new-skill || echo "refused"
+    """
+    from kenning.config import load_settings
+    from kenning.skills.scan import scan_skill
+
+    ctx = click.get_current_context()
+    folder = Path(target).expanduser()
+    if folder.is_dir() and (folder / "SKILL.md").is_file():
+        cache_dir = load_settings(home_of(ctx)).cache_dir
+    else:  # a name: the library's lookup, with its candidates and hints on a miss
+        kb = open_kenning(ctx, project_dir=project_dir)
+        folder, cache_dir = kb.skills.get(target).path, kb.settings.cache_dir
+    report = scan_skill(folder, cache_dir=cache_dir)
+    if as_json:
+        output.print_json(report.to_dict())
+    else:
+        if report.findings:
+            rows = [(f.severity, f.kind, f.file + (f":{f.line}" if f.line else ""), f.match, f.reason)
+                    for f in report.findings]
+            output.show(output.table(f"{len(rows)} findings in {report.path}", ("severity", "kind", "where", "match",
+                                                                                 "why"), rows))
+        style = {"dangerous": "bold red", "caution": "bold yellow", "safe": "bold green"}[report.verdict]
+        counts = ", ".join(f"{n} {s}" for s, n in report.counts().items() if n) or "no findings"
+        output.show(Text(f"Verdict: {report.verdict} ({counts})" + (" (from cache)" if report.cached else ""),
+                         style=style))
+    if report.verdict == "dangerous":
+        ctx.exit(DANGEROUS_EXIT)
 
 
 @skill.command()

@@ -1,0 +1,255 @@
+"""Scanning a skill folder: every file, every link, the cache.
+
+Each entry of the folder is looked at once, without following links: a link that leaves the folder
+is a finding (the agent would read what it points to); an executable or an archive is a finding
+(what it holds cannot be reviewed); every file that reads as text (UTF-8, or UTF-16 with a byte-order
+mark) goes through the text rules, scripts through the whole-file rules too. The report is cached
+under ``cache_dir`` by the content hash and the scanner version, so an unchanged skill is not read by
+the rules twice and a changed rule is never answered from an old cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import fileio
+from ...errors import InvalidInput
+from ...gate.redact import RedactPolicy, redact
+from ..masking import locate
+from . import deobfuscate, rules, unicode
+from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
+
+MAX_FILES = 200  # more than this is a finding (oversize)
+MAX_FILE_BYTES = 1 << 20  # a bigger file is a finding; its first MiB is still scanned
+MAX_SCANNED = 2_000  # files read by the rules at most, however big the folder
+MAX_ENTRIES = 20_000  # entries walked at most (the hash covers these)
+_SKIP_DIRS = {".git"}  # version-control storage: compressed objects, never loaded as part of a skill
+SCRIPT_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".fish", ".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".ps1",
+                   ".psm1", ".psd1", ".bat", ".cmd", ".vbs", ".rb", ".pl", ".php", ".lua", ".applescript"}
+TEXT_SUFFIXES = SCRIPT_SUFFIXES | {".md", ".markdown", ".txt", ".rst", ".json", ".yaml", ".yml", ".toml", ".ini",
+                                   ".cfg", ".conf", ".env", ".html", ".htm", ".xml", ".csv", ".tsv", ".css", ".sql",
+                                   ".j2", ".jinja", ".tmpl", ".tpl", ".mdx", ".ipynb"}
+# zip containers that are documents a skill edits (pptx, docx …), not archives of files to review
+DOCUMENT_SUFFIXES = {".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp", ".potx", ".dotx", ".xltx", ".epub"}
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tgz", ".tar.gz", ".gz", ".bz2", ".xz", ".tbz2", ".txz", ".7z", ".rar", ".zst",
+                    ".jar", ".whl", ".egg", ".cab", ".lzma")
+EXECUTABLE_SUFFIXES = {".exe", ".dll", ".so", ".dylib", ".bin", ".elf", ".com", ".scr", ".msi", ".o", ".a", ".pyc"}
+_EXECUTABLE_MAGIC = ((b"\x7fELF", "an ELF executable"), (b"MZ", "a Windows (PE) executable"),
+                     (b"\xfe\xed\xfa\xce", "a Mach-O executable"), (b"\xfe\xed\xfa\xcf", "a Mach-O executable"),
+                     (b"\xce\xfa\xed\xfe", "a Mach-O executable"), (b"\xcf\xfa\xed\xfe", "a Mach-O executable"),
+                     (b"\xca\xfe\xba\xbe", "a universal Mach-O binary or Java class"), (b"\x00asm", "WebAssembly"))
+_ARCHIVE_MAGIC = ((b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"), (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"),
+                  (b"\xfd7zXZ\x00", "xz"), (b"7z\xbc\xaf\x27\x1c", "7z"), (b"Rar!\x1a\x07", "rar"),
+                  (b"\x28\xb5\x2f\xfd", "zstd"), (b"MSCF", "cab"))
+_PROVIDER_SECRETS = {"private_key", "aws_access_key_id", "aws_secret_key", "github_token", "openai_key",
+                     "anthropic_key", "slack_token", "google_api_key", "stripe_key", "jwt", "url_password"}
+_SECRETS_ONLY = RedactPolicy(categories=frozenset({"secrets"}))
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    rel: str
+    path: Path
+    link: str | None  # the target of a symbolic link
+
+
+def _walk(root: Path) -> list[_Entry]:
+    """Every file and link under ``root`` (links not followed), by relative path."""
+    out: list[_Entry] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in [*filenames, *(d for d in dirnames if (here / d).is_symlink())]:
+            path = here / name
+            link = os.readlink(path) if path.is_symlink() else None
+            out.append(_Entry(path.relative_to(root).as_posix(), path, link))
+            if len(out) >= MAX_ENTRIES:
+                return sorted(out, key=lambda e: e.rel)
+    return sorted(out, key=lambda e: e.rel)
+
+
+def _file_hash(path: Path) -> bytes:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
+
+
+def content_hash(entries: list[_Entry]) -> str:
+    """One hash of every path with its bytes or its link target."""
+    digest = hashlib.sha256()
+    for e in entries:
+        digest.update(e.rel.encode("utf-8", "surrogateescape") + b"\0")
+        if e.link is not None:
+            digest.update(b"link\0" + e.link.encode("utf-8", "surrogateescape") + b"\0")
+        else:
+            digest.update(b"file\0" + _file_hash(e.path))
+    return digest.hexdigest()
+
+
+def _escapes(root: Path, e: _Entry) -> Finding | None:
+    target = (e.path.parent / str(e.link)).resolve()
+    if target == root or root in target.parents:
+        return None
+    sensitive = bool(rules.CREDENTIAL_RE.search(target.as_posix())) or target in (Path.home(), Path("/"))
+    return Finding("symlink_escape", "critical" if sensitive else "high", e.rel, None, short(f"-> {e.link}"),
+                   "a link points outside the skill folder, so loading the skill reads "
+                   + ("a credential store or a whole home or root folder" if sensitive else "a file it does not hold"))
+
+
+def _kind_of_bytes(rel: str, head: bytes) -> Finding | None:
+    """An executable or an archive, by its first bytes or its name."""
+    lower = rel.lower()
+    suffix = Path(lower).suffix
+    for magic, what in _EXECUTABLE_MAGIC:
+        if head.startswith(magic) and not (magic == b"MZ" and suffix in TEXT_SUFFIXES):
+            return Finding("binary", "high", rel, None, short(what), "an executable cannot be reviewed; it runs "
+                                                                         "whatever it was built to")
+    if suffix in EXECUTABLE_SUFFIXES:
+        return Finding("binary", "high", rel, None, short(suffix), "a compiled program or library in a skill")
+    if suffix in DOCUMENT_SUFFIXES:
+        return None
+    kind = next((what for magic, what in _ARCHIVE_MAGIC if head.startswith(magic)), None)
+    if kind is None and len(head) > 262 and head[257:262] == b"ustar":
+        kind = "tar"
+    if kind is None and lower.endswith(ARCHIVE_SUFFIXES):
+        kind = suffix.lstrip(".")
+    if kind is not None:
+        return Finding("archive", "high", rel, None, short(f"{kind} archive"), "an archive's contents are not "
+                                                                                 "scanned; unpack it and scan that")
+    return None
+
+
+def _as_text(rel: str, data: bytes) -> str | None:
+    """The file as text, or None when it is not text."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace") if Path(rel).suffix.lower() in TEXT_SUFFIXES else None
+
+
+def _secrets(rel: str, text: str) -> list[Finding]:
+    """What kenning's redaction would mask, by line; the value itself is never shown."""
+    written = redact(text, _SECRETS_ONLY).text
+    if written == text:
+        return []
+    return [Finding("secret", "high" if m.kind in _PROVIDER_SECRETS else "medium", rel, m.line,
+                    f"[REDACTED:{m.kind}]", f"a {m.kind.replace('_', ' ')} written into the skill (the value is "
+                                            "not shown); read it from the environment instead")
+            for m in locate(text, written, rel)]
+
+
+def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
+    return [(text.count("\n", 0, m.start()) + 1, text.count("\n", 0, m.end()) + 1) for m in regex.finditer(text)]
+
+
+def scan_text(rel: str, text: str) -> list[Finding]:
+    """Every text rule over one file's text."""
+    raw_lines = text.split("\n")
+    lines = deobfuscate.views(text)
+    found = unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + _secrets(rel, text)
+    is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
+    if is_script:
+        found += rules.script_findings(rel, lines)
+    for line in lines:
+        for depth_one in deobfuscate.decoded(unicode.plain(line.raw)):  # the raw line: unsplit drops "\\" of \xNN
+            inner = deobfuscate.views(depth_one)
+            found += rules.line_findings(rel, inner, decoded_from=line.number)
+            for depth_two in (d for ln in inner for d in deobfuscate.decoded(ln.view)):
+                found += rules.line_findings(rel, deobfuscate.views(depth_two), decoded_from=line.number)
+    return _placed(rel, text, found)
+
+
+def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
+    """Say when a finding sits where a reader does not look: an HTML comment, SKILL.md's front matter."""
+    hidden = _line_spans(text, _HTML_COMMENT) if rel.lower().endswith((".md", ".markdown", ".mdx", ".html")) else []
+    front = _FRONT_MATTER.match(text) if rel == "SKILL.md" else None
+    front_end = front.group(0).count("\n") if front else 0
+    out: list[Finding] = []
+    for f in found:
+        reason = f.reason
+        if f.line is not None and any(a <= f.line <= b for a, b in hidden):
+            reason += "; hidden in an HTML comment, which a rendered page does not show"
+        if f.line is not None and f.line <= front_end:
+            reason += "; in the front matter, which goes into the skill catalog every agent reads"
+        out.append(f if reason == f.reason else Finding(f.kind, f.severity, f.file, f.line, f.match, reason))
+    return out
+
+
+def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
+    found: list[Finding] = []
+    files = [e for e in entries if e.link is None]
+    if len(files) > MAX_FILES:
+        found.append(Finding("oversize", "medium", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
+                             "too many to review" + (f"; only the first {MAX_SCANNED} were scanned"
+                                                    if len(files) > MAX_SCANNED else "")))
+    for e in entries:
+        if e.link is not None:
+            escaped = _escapes(root, e)
+            found += [escaped] if escaped else []
+    for e in files[:MAX_SCANNED]:
+        size = e.path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            found.append(Finding("oversize", "medium", e.rel, None, fileio.size_text(size),
+                                 f"a file over {fileio.size_text(MAX_FILE_BYTES)}; only its first MiB was scanned"))
+        with e.path.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES)
+        of_bytes = _kind_of_bytes(e.rel, data[:512])
+        if of_bytes is not None:
+            found.append(of_bytes)
+            continue
+        text = _as_text(e.rel, data)
+        if text is None:
+            if Path(e.rel).suffix.lower() in TEXT_SUFFIXES:
+                found.append(Finding("binary", "high", e.rel, None, "NUL bytes", "a text file holds binary data "
+                                                                                "(NUL bytes), which hides content"))
+            continue
+        found += scan_text(e.rel, text)
+    return found
+
+
+def _cache_file(cache_dir: Path, digest: str) -> Path:
+    return cache_dir / "skill-scan" / f"{digest}-v{SCANNER_VERSION}.json"
+
+
+def _cached(cache_dir: Path, digest: str, folder: Path) -> ScanReport | None:
+    try:
+        data = json.loads(_cache_file(cache_dir, digest).read_text(encoding="utf-8"))
+        findings = tuple(Finding.from_dict(f) for f in data["findings"])
+    except (OSError, ValueError, KeyError, TypeError):  # absent or damaged: scan again
+        return None
+    return ScanReport(folder, verdict_of(findings), findings, digest, SCANNER_VERSION, cached=True)
+
+
+def scan_skill(folder: Path, *, cache_dir: Path | None = None) -> ScanReport:
+    """Scan the skill folder ``folder``: every file and link in it. With ``cache_dir``, a report for
+    the same content and scanner version is read from there, and a new one written there."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise InvalidInput(f"cannot scan {folder}: it is not a folder; give a skill folder (with SKILL.md) or the "
+                           "name of a skill")
+    root = folder.resolve()
+    entries = _walk(root)
+    digest = content_hash(entries)
+    if cache_dir is not None:
+        hit = _cached(cache_dir, digest, folder)
+        if hit is not None:
+            return hit
+    findings = ordered(_scan_entries(root, entries))
+    report = ScanReport(folder, verdict_of(findings), findings, digest, SCANNER_VERSION)
+    if cache_dir is not None:
+        body = {"scanner_version": SCANNER_VERSION, "content_hash": digest, "findings": [f.to_dict() for f in findings]}
+        fileio.atomic_write(_cache_file(cache_dir, digest), json.dumps(body, ensure_ascii=False).encode("utf-8"))
+    return report

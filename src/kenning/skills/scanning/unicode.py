@@ -1,0 +1,83 @@
+"""Characters that hide text from a reader, and the plain view the rules read.
+
+Invisible characters (zero-width, bidirectional controls, tag characters) and look-alike letters
+(Cyrillic or Greek inside a Latin word) are findings of their own; ``plain`` then removes or maps
+them, so that ``cu\u200brl`` or ``сurl`` (Cyrillic с) still reads as ``curl`` to the other rules.
+Tag characters spell ASCII invisibly (U+E0041 is an invisible "A"): ``plain`` turns them back
+into the letters they stand for, so what they hide is scanned too.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .model import Finding, short
+
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u180e\ufeff"
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_VARIATION_SUPPLEMENT = re.compile("[\U000e0100-\U000e01ef]")  # invisible; used to smuggle bytes
+_INVISIBLE = re.compile(f"[{ZERO_WIDTH}{BIDI}]")
+# a letter that renders like a Latin one, from the scripts used for look-alike names
+LOOKALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
+    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ү": "y", "һ": "h",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S",
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "ε": "e",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+_WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
+_FOREIGN = re.compile("[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u13a0-\u13ff\uff21-\uff3a\uff41-\uff5a]")
+_LATIN = re.compile("[A-Za-z]")
+
+
+def _joiner_is_text(line: str, i: int) -> bool:
+    """ZWJ/ZWNJ between two non-ASCII characters: an emoji sequence or Persian, Indic text."""
+    return 0 < i < len(line) - 1 and ord(line[i - 1]) > 0x7F and ord(line[i + 1]) > 0x7F
+
+
+def findings(file: str, lines: list[str]) -> list[Finding]:
+    """The invisible and look-alike characters in ``lines`` (one finding per line and sort)."""
+    out: list[Finding] = []
+    for n, line in enumerate(lines, 1):
+        if line.isascii():
+            continue
+        tags = _TAGS.search(line)
+        if tags:
+            spelt = "".join(chr(ord(c) - 0xE0000) for c in tags.group() if 0x20 <= ord(c) - 0xE0000 < 0x7F)
+            out.append(Finding("unicode", "critical", file, n, short(f"invisible tag characters spelling {spelt!r}"),
+                               "Unicode tag characters are invisible text a model reads and a person does not see"))
+        if _VARIATION_SUPPLEMENT.search(line):
+            out.append(Finding("unicode", "high", file, n, short(line), "invisible variation selectors can carry "
+                                                                          "hidden bytes"))
+        bidi = [c for c in line if c in BIDI]
+        if bidi:
+            out.append(Finding("unicode", "high", file, n, short(" ".join(f"U+{ord(c):04X}" for c in bidi)),
+                               "bidirectional control characters make text display in a different order than it "
+                               "is read (Trojan Source)"))
+        hidden = [i for i, c in enumerate(line) if c in ZERO_WIDTH and not (c in "\u200c\u200d" and
+                                                                           _joiner_is_text(line, i))]
+        if hidden and not (hidden == [0] and n == 1 and line[0] == "\ufeff"):  # a byte-order mark is normal
+            out.append(Finding("unicode", "high", file, n, short(_INVISIBLE.sub("\u2423", line)),
+                               "zero-width characters hide inside words (shown as \u2423)"))
+        for m in _WORD.finditer(line):
+            word = m.group()
+            if _FOREIGN.search(word) and _LATIN.search(word):
+                out.append(Finding("unicode", "high", file, n, short(word), "a word mixes Latin letters with "
+                                   f"look-alikes from another script (reads as {plain(word)!r})"))
+                break
+    return out
+
+
+def plain(text: str) -> str:
+    """``text`` as the rules read it: tag characters as the ASCII they spell, other invisible
+    characters removed, look-alike letters mapped to Latin, full-width forms to ASCII."""
+    if text.isascii():
+        return text
+    text = _TAGS.sub(lambda m: "".join(chr(ord(c) - 0xE0000) for c in m.group()), text)
+    text = _VARIATION_SUPPLEMENT.sub("", _INVISIBLE.sub("", text))
+    # NFKC maps full-width Latin to ASCII; it leaves CJK text and its full-width punctuation readable
+    return unicodedata.normalize("NFKC", text.translate(LOOKALIKE))
