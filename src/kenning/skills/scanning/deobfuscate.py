@@ -49,17 +49,22 @@ class Line:
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:
-    """(first line number, text) of each logical line; very long lines are cut in pieces."""
+    """(first line number, text) of each non-blank logical line; very long lines are cut in pieces."""
     out: list[tuple[int, str]] = []
     start, parts = 0, list[str]()
     for n, line in enumerate(text.split("\n"), 1):
         if not parts:
+            if not line or line.isspace():
+                continue
             start = n
         parts.append(line)
-        if _CONTINUED.search(line) and len(parts) < 20:
+        if line.rstrip().endswith(("\\", "|", "&")) and _CONTINUED.search(line) and len(parts) < 20:
             continue
         joined = " ".join(p.rstrip("\\").strip() for p in parts) if len(parts) > 1 else parts[0]
-        out += [(start, joined[i:i + MAX_LINE]) for i in range(0, max(len(joined), 1), MAX_LINE)]
+        if len(joined) <= MAX_LINE:
+            out.append((start, joined))
+        else:
+            out += [(start, joined[k:k + MAX_LINE]) for k in range(0, len(joined), MAX_LINE)]
         parts = []
     if parts:
         out.append((start, " ".join(parts)))

@@ -25,7 +25,8 @@ from . import deobfuscate, rules, unicode
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
 MAX_FILES = 200  # more than this is a finding (oversize)
-MAX_FILE_BYTES = 1 << 20  # a bigger file is a finding; its first MiB is still scanned
+MAX_FILE_BYTES = 1 << 20  # a bigger file is a finding (and is still scanned, up to MAX_READ_BYTES)
+MAX_READ_BYTES = 8 << 20  # padding a file past what is read must not hide its tail: read this much
 MAX_SCANNED = 2_000  # files read by the rules at most, however big the folder
 MAX_ENTRIES = 20_000  # entries walked at most (the hash covers these)
 _SKIP_DIRS = {".git"}  # version-control storage: compressed objects, never loaded as part of a skill
@@ -142,13 +143,15 @@ def _as_text(rel: str, data: bytes) -> str | None:
 
 def _secrets(rel: str, text: str) -> list[Finding]:
     """What kenning's redaction would mask, by line; the value itself is never shown."""
-    written = redact(text, _SECRETS_ONLY).text
-    if written == text:
+    numbers = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]  # blank lines hold no secret
+    dense = "\n".join(line for line in text.split("\n") if line.strip())
+    written = redact(dense, _SECRETS_ONLY).text
+    if written == dense:
         return []
-    return [Finding("secret", "high" if m.kind in _PROVIDER_SECRETS else "medium", rel, m.line,
+    return [Finding("secret", "high" if m.kind in _PROVIDER_SECRETS else "medium", rel, numbers[m.line - 1],
                     f"[REDACTED:{m.kind}]", f"a {m.kind.replace('_', ' ')} written into the skill (the value is "
                                             "not shown); read it from the environment instead")
-            for m in locate(text, written, rel)]
+            for m in locate(dense, written, rel)]
 
 
 def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -192,7 +195,7 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     found: list[Finding] = []
     files = [e for e in entries if e.link is None]
     if len(files) > MAX_FILES:
-        found.append(Finding("oversize", "medium", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
+        found.append(Finding("oversize", "high", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
                              "too many to review" + (f"; only the first {MAX_SCANNED} were scanned"
                                                     if len(files) > MAX_SCANNED else "")))
     for e in entries:
@@ -202,10 +205,12 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     for e in files[:MAX_SCANNED]:
         size = e.path.stat().st_size
         if size > MAX_FILE_BYTES:
-            found.append(Finding("oversize", "medium", e.rel, None, fileio.size_text(size),
-                                 f"a file over {fileio.size_text(MAX_FILE_BYTES)}; only its first MiB was scanned"))
+            found.append(Finding("oversize", "high", e.rel, None, fileio.size_text(size),
+                                 f"a file over {fileio.size_text(MAX_FILE_BYTES)}: too big to review"
+                                 + (f"; only its first {fileio.size_text(MAX_READ_BYTES)} were scanned"
+                                    if size > MAX_READ_BYTES else "")))
         with e.path.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES)
+            data = fh.read(MAX_READ_BYTES)
         of_bytes = _kind_of_bytes(e.rel, data[:512])
         if of_bytes is not None:
             found.append(of_bytes)

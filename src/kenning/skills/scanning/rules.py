@@ -55,7 +55,7 @@ CREDENTIAL = (r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/home/\w+
               r"[\\/]?(?:\.ssh[\\/](?:id_[a-z0-9_]+(?!\.pub)\b|[\w.-]*(?:_rsa|_ed25519|_ecdsa|\.pem)\b(?!\.pub))|"
               r"\.aws[\\/]credentials|\.netrc\b|\.git-credentials|\.docker[\\/]config\.json|\.kube[\\/]config|"
               r"gcloud[\\/](?:credentials\.db|application_default_credentials\.json|access_tokens\.db|legacy_credentials)|"
-              r"\.config[\\/]gh[\\/]hosts\.yml|\.npmrc|\.pypirc|/etc/shadow|\.gnupg[\\/]|\.password-store|"
+              r"\.config[\\/]gh[\\/]hosts\.yml|\.claude[\\/]\.credentials\.json|\.codex[\\/]auth\.json|\.npmrc|\.pypirc|/etc/shadow|\.gnupg[\\/]|\.password-store|"
               r"(?:Chrome|Chromium|Edge|Brave\w*|Firefox|Mozilla|Opera|Vivaldi|Safari)[^\n]{0,80}(?:Login Data|Cookies|Web Data|Local State)\b|"
               r"\b(?:key4\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b|\.ssh[\\/]?(?=\s|$|[\"')])|"
               r"\.(?:bash|zsh)_history|Keychains?[\\/]|login\.keychain)")
@@ -76,7 +76,7 @@ _END = r"(?=\s|$|;|&|\||\)|\"|'|`)"
 _RM_RF = r"\brm\s+(?:-\w+\s+)*(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(?:--no-preserve-root\s+)?(?:\"|')?"
 _RC = r"(?:~|\$HOME|\$\{HOME\}|expanduser\([\"']?~)/\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|config/fish/config\.fish)\b"
 _IGNORE_EN = r"(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|developer|safety|existing|user'?s|the\s+user'?s)\s+(?:\w+\s+){0,2}(?:instructions?|prompts?|rules|directions|guidelines|messages|context|constraints|policies)"
-_IGNORE_ZH = r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过)(?:掉)?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|原来|原有|此前|所有|全部|一切|系统)+的?(?:所有|全部|一切)?的?(?:指令|指示|说明|规则|提示词?|要求|设定|约束)"
+_IGNORE_ZH = r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不必理会)[^。！？\n]{0,8}?(?:之前|以前|先前|前面|上面|以上|上述|原来|原有|此前|所有|全部|一切|系统|用户)[^。！？\n]{0,8}?(?:指令|指示|说明|规则|提示词?|要求|设定|约束)"
 _HIDE_EN = r"(?:(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|alert|notify)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator|person)|(?:do\s+not|don'?t|never)\s+let\s+(?:the\s+)?user\s+know|without\s+(?:telling|informing|notifying|alerting|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human)|(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+|hidden\s+)?from\s+the\s+(?:user|human))"
 _HIDE_ZH = r"(?:不要|别|不准|不得|切勿|不可以?|禁止)(?:(?:告诉|告知|通知|提醒|透露给)(?:用户|使用者)|向(?:用户|使用者)(?:透露|提及|说明|提起)|让(?:用户|使用者)(?:知道|发现|察觉))|(?:对|向)用户(?:隐瞒|保密)|(?:瞒着|背着)用户"
 _ROLE = r"(?:your\s+(?:new|real|true|actual)\s+(?:task|instructions?|role|goal|objective)\s+(?:is|are)|you\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted|no\s+longer)|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|DAN)\s+mode|new\s+system\s+prompt\s*:|<\s*/?\s*(?:system|im_start|im_end)\s*>|\[\s*/?(?:SYSTEM|INST)\s*\]|^\s*system\s*:\s*you\s+are|你现在(?:是|扮演)一个?(?:不受限制|没有限制|无限制)|进入开发者模式)"
@@ -120,7 +120,7 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("reverse_shell", "critical", r"\b(?:nc|ncat|netcat)\b[^\n|;]{0,120}\s-(?:e|c)\s*\S|\bmkfifo\b[^\n]{0,200}\b(?:nc|ncat|netcat|telnet)\b|\bsocat\b[^\n]{0,200}exec:", "a shell is handed to a network connection", ("nc", "netcat", "mkfifo", "socat",)),
     _rule("reverse_shell", "critical", r"\bperl\b[^\n]{0,40}-e[^\n]{0,300}socket[^\n]{0,300}exec|\bfsockopen\s*\([^\n]{0,200}(?:exec|shell_exec|system|proc_open)|\bruby\b[^\n]{0,40}-rsocket", "a one-line reverse shell", ("perl", "fsockopen", "ruby",)),
     # credential access
-    _rule("credential_access", "high", r"(?:\b(?:cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|type|Get-Content|gc|Copy-Item)\b|\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFile\(|fs\.read|shutil\.copy\w*\(|copyfile\(|sqlite3\.connect\(|\.read\s*\()[^\n;|]{0,150}(?:" + CREDENTIAL + ")", "reads a credential store (keys, tokens, cookies, saved passwords)", (".ssh", ".aws", ".netrc", ".git-cred", ".docker", ".kube", "gcloud", ".config", ".npmrc", ".pypirc", "shadow", ".gnupg", ".password", "login data", "cookies", "web data", "local state", "key4", "logins.json", "_history", "keychain",)),
+    _rule("credential_access", "high", r"(?:\b(?:read|print|dump|upload|cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|type|Get-Content|gc|Copy-Item)\b|\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFile\(|fs\.read|shutil\.copy\w*\(|copyfile\(|sqlite3\.connect\(|\.read\s*\(|读取|读出|查看|打印|输出|复制|拷贝|上传)[^\n;|]{0,150}(?:" + CREDENTIAL + ")", "reads a credential store (keys, tokens, cookies, saved passwords)", (".ssh", ".aws", ".netrc", ".git-cred", ".docker", ".kube", "gcloud", ".config", ".npmrc", ".pypirc", "shadow", ".gnupg", ".password", "login data", "cookies", "web data", "local state", "key4", "logins.json", "_history", "keychain",)),
     _rule("credential_access", "high", r"\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b|\bbrowser_cookie3\b|\bmimikatz\b|\blsass\b|\bcmdkey\s+/list|\bvaultcmd\b|\bLaZagne\b|CryptUnprotectData", "reads saved passwords or cookies", ("security", "cookie3", "mimikatz", "lsass", "cmdkey", "vaultcmd", "lazagne", "cryptunprotect",)),
     # defense evasion
     _rule("defense_evasion", "high", r"\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bhistory\s+-[cw]\b|\bset\s+\+o\s+history|\bhistory\s+-d\b|\bshred\b[^\n]{0,60}_history|\brm\b[^\n]{0,60}\.(?:bash|zsh)_history|>\s*~/\.(?:bash|zsh)_history|ln\s+-sf?\s+/dev/null\s+~/\.\w*_history|Clear-History|PSReadLine[^\n]{0,60}SaveNothing", "erases or turns off the shell history", ("hist", "psreadline",)),
@@ -129,7 +129,9 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("defense_evasion", "medium", r"\bxattr\s+-(?:d|c|rd|dr)\s+(?:com\.apple\.quarantine\s+)?", "removes the macOS quarantine mark from downloaded files", ("xattr",)),
     _rule("defense_evasion", "high", r"\bif\b[^\n]{0,200}(?:\.dockerenv|gettrace\(\)|IsDebuggerPresent|\bvbox|vmware|virtualbox|\bqemu\b|sandboxie)", "behaves differently when it sees it is being analysed (sandbox, debugger, VM)", ("dockerenv", "gettrace", "debugger", "vbox", "vmware", "virtualbox", "qemu", "sandboxie")),
     _rule("defense_evasion", "high", r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]{0,100}(?:-(?:w|windowstyle)\s+hidden\b|-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,})", "runs PowerShell hidden or with an encoded command a reader cannot see", ("powershell", "pwsh")),
+    _rule("defense_evasion", "high", r"(?:disable|turn\s+off|switch\s+off|stop|bypass|escape)\s+(?:the\s+|any\s+|all\s+)?(?:sandbox(?:ing)?|audit(?:ing|\s+log(?:ging|s)?)|security\s+(?:tools?|software|monitoring)|antivirus|endpoint\s+protection)|(?:关闭|禁用|绕过)(?:沙箱|审计|杀毒|防火墙|安全软件)", "tells the agent to switch off a sandbox, auditing or security software", ("disable", "turn", "switch", "stop", "bypass", "escape", "关闭", "禁用", "绕过")),
     # persistence
+    _rule("persistence", "high", r"(?:append|add|write|insert|>>|\btee\b|写入|追加|加入)[^\n]{0,100}(?:\.claude[\\/]settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor[\\/]rules|\.codex[\\/]config\.toml|\.gemini[\\/]settings\.json|mcp\.json)", "changes an agent's own configuration or memory so it applies to every future session", ("claude", "agents.md", "gemini", "cursor", "codex", "mcp.json")),
     _rule("persistence", "high", r"(?:>|\btee\b|\bcp\b|\bmv\b|\bln\b|write|open\()[^\n]{0,120}hooks/(?:pre|post)-[a-z-]+", "installs a git hook that runs on every checkout, commit or push", ("hooks/",)),
     _rule("persistence", "high", r"\|\s*crontab\s+(?:-\s*)?(?:$|[;&)])|\bcrontab\s+(?:-u\s+\S+\s+)?(?:-\s*$|[\w~$-]*[./][\w./~$-]+)|(?:>>?|\btee\s+(?:-a\s+)?)\s*/(?:etc/cron|var/spool/cron)|/etc/cron\.(?:d|daily|hourly)/", "installs a cron job", ("crontab", "cron",)),
     _rule("persistence", "high", r"(?:>>?|\btee\s+(?:-a\s+)?)\s*" + _RC + r"|open\s*\([^\n]{0,80}" + _RC + r"[^\n]{0,40}[\"'][aw]b?\+?[\"']|appendFile(?:Sync)?\([^\n]{0,80}" + _RC + r"|Add-Content[^\n]{0,80}\$PROFILE", "appends to a shell start-up file, so it runs in every new shell", ("bashrc", "zshrc", "profile", "bash_login", "zshenv", "zlogin", "config.fish",)),
@@ -211,8 +213,9 @@ def _wrapped(file: str, line: Line, after: Line | None, decoded_from: int | None
     joined = line.view.rstrip() + " " + after.view.lstrip()
     cut = len(line.view.rstrip())
     out: list[Finding] = []
+    lower = joined.lower()
     for rule in _PROSE:
-        m = rule.regex.search(joined)
+        m = rule.regex.search(joined) if rule.hints.search(lower) else None
         if m is not None and m.start() < cut < m.end():
             out.append(Finding(rule.kind, rule.severity, file, decoded_from or line.number, short(m.group()),
                                rule.reason))
