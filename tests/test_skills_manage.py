@@ -57,6 +57,23 @@ def test_create_in_the_project_uses_its_existing_skills_folder(skills: Skills, p
     assert Path(result["path"]) == project / ".claude/skills/lint-python"
 
 
+def test_create_says_when_a_skill_of_the_same_name_in_another_source_wins(kb: Kenning, skills: Skills,
+                                                                           project: Path) -> None:
+    write_skill(project / ".agents" / "skills", "pdf", "Work with the PDF files of this project.")
+
+    hidden = skills.skill_manage("create", "pdf", force=True,
+                                 content=skill_md("pdf", "Extract text and tables from PDF files."))
+
+    assert hidden["source"] == "user"
+    assert "it is hidden by the project skill 'pdf'" in hidden["message"] and "user:pdf" in hidden["message"]
+    assert skills.skill_view("pdf")["source"] == "project"  # as the message says
+    skills.skill_manage("delete", "user:pdf")
+    write_skill(kb.settings.skills_dir, "csv", "Clean CSV exports.")
+    hides = skills.skill_manage("create", "csv", target="project", force=True,
+                                content=skill_md("csv", "Clean the CSV exports of this project."))
+    assert "it now hides the user skill 'csv'" in hides["message"]
+
+
 def test_create_is_strict_and_leaves_nothing_behind_when_refused(kb: Kenning, skills: Skills) -> None:
     with pytest.raises(InvalidInput, match="must equal its folder"):
         skills.skill_manage("create", "alpha", content=skill_md("beta", "Mismatched."))

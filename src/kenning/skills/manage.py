@@ -90,6 +90,19 @@ def _version_field(files_now: dict[str, bytes]) -> str | None:
     return str(value) if value is not None else None
 
 
+def _precedence_note(index: SkillIndex, source: Source, name: str) -> str:
+    """What a new skill in ``source`` means for a skill of the same name in another source: the one
+    whose source comes first is the one every lookup, catalog and context uses."""
+    roots = [s.root for s in index.sources]
+    other = next((s for s in index.visible() if s.name == name and s.root != source.root), None)
+    if other is None or other.root not in roots or source.root not in roots:
+        return ""
+    if roots.index(other.root) < roots.index(source.root):
+        return (f"; it is hidden by the {other.source} skill {name!r} at {other.path}, whose source comes first: "
+                f"lookups and the catalog use that one (name this one {source.name}:{name})")
+    return f"; it now hides the {other.source} skill {name!r} at {other.path}"
+
+
 def _text(data: object, what: str) -> str:
     if not isinstance(data, str):
         raise InvalidInput(f"{what} must be text, got {type(data).__name__}")
@@ -240,6 +253,7 @@ class Manager:
         message = f"created skill {name!r} in the {source.name} source"
         if similar:
             message += f" (forced past {len(similar)} near-duplicate(s))"
+        message += _precedence_note(index, source, name)
         return Change("create", name, source.name, folder, pending.number, message, tuple(similar),
                       masked=tuple(masker.found))
 
