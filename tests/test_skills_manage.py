@@ -267,9 +267,39 @@ def test_path_attacks_are_refused_everywhere(skills: Skills, docker: Path, path:
 
 
 def test_files_outside_the_four_folders_cannot_be_written(skills: Skills, docker: Path) -> None:
-    for path in ("SKILL.md", "notes.md", "references", "references/.hidden", "other/x.md"):
+    for path in ("SKILL.md", "references", "references/.hidden", "other/x.md", ".env"):
         with pytest.raises(Forbidden):
             skills.skill_manage("write_file", "docker-build", file_path=path, file_content="x")
+
+
+def test_root_level_files_are_listed_written_and_versioned_like_the_others(skills: Skills, docker: Path) -> None:
+    """Real skills keep files beside SKILL.md that it tells the agent to read (pdf's forms.md)."""
+    (docker / "forms.md").write_text("# Filling forms\n", encoding="utf-8")
+    (docker / "examples").mkdir()
+    (docker / "examples" / "compose.yml").write_text("services: {}\n", encoding="utf-8")
+
+    view = skills.skill_view("docker-build")
+
+    assert view["linked_files"]["."] == ["forms.md"] and view["linked_files"]["examples"] == ["examples/compose.yml"]
+    assert view["files_not_listed"] == 0 and "SKILL.md" not in str(view["linked_files"])
+    assert skills.skill_view("docker-build", "forms.md")["content"] == "# Filling forms\n"
+    skills.skill_manage("write_file", "docker-build", file_path="reference.md", file_content="# API\n")
+    assert (docker / "reference.md").read_text(encoding="utf-8") == "# API\n"
+    skills.skill_manage("remove_file", "docker-build", file_path="forms.md")
+    assert not (docker / "forms.md").exists()
+
+
+def test_a_skill_with_many_files_lists_some_and_counts_the_rest(skills: Skills, docker: Path) -> None:
+    from kenning.skills.files import LISTED_FILES
+
+    (docker / "references").mkdir()
+    for i in range(LISTED_FILES + 30):
+        (docker / "references" / f"page-{i:03d}.md").write_text("x", encoding="utf-8")
+
+    view = skills.skill_view("docker-build")
+
+    assert sum(len(group) for group in view["linked_files"].values()) == LISTED_FILES
+    assert view["files_not_listed"] == 30
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")

@@ -158,7 +158,8 @@ def view(skills: Skills, name: str, file_path: str | None, as_json: bool) -> Non
     click.echo(result["content"].rstrip("\n"))
     linked = [f for group in result["linked_files"].values() for f in group]
     if linked and file_path is None:
-        output.show(Text("\nLinked files: " + ", ".join(linked)))
+        more = f" (and {result['files_not_listed']} more)" if result.get("files_not_listed") else ""
+        output.show(Text("\nLinked files: " + ", ".join(linked) + more))
 
 
 @skill.command()

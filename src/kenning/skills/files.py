@@ -25,6 +25,7 @@ from .model import LINKED_DIRS, MAX_FILE_BYTES, SKILL_FILE
 from .sources import inside
 
 MAX_SNAPSHOT_FILES = 500
+LISTED_FILES = 200  # a skill view lists at most this many of a skill's files, and counts the rest
 MAX_SNAPSHOT_BYTES = 32 << 20
 TRASH_MARK = ".deleted-"  # .<name>.deleted-<hex>: a folder being removed
 _DRIVE = re.compile(r"^[A-Za-z]:")
@@ -57,13 +58,18 @@ def inside_skill(skill_dir: Path, rel: str) -> Path:
 
 
 def linked_file(skill_dir: Path, file_path: object) -> tuple[str, Path]:
-    """A file kenning may write or remove: under references/, templates/, scripts/ or assets/, no
-    hidden names (versions do not keep them), not a link."""
+    """A file kenning may write or remove: in the skill's own folder (but SKILL.md) or under
+    references/, templates/, scripts/ or assets/; no hidden names (versions do not keep them), not
+    a link."""
     rel = clean_rel_path(file_path)
     parts = rel.split("/")
-    if parts[0] not in LINKED_DIRS or len(parts) < 2:
-        raise Forbidden(f"file path {rel!r} must be inside one of {', '.join(d + '/' for d in LINKED_DIRS)} "
-                        f"(to change {SKILL_FILE}, use edit or patch)")
+    if rel == SKILL_FILE:
+        raise Forbidden(f"to change {SKILL_FILE}, use edit or patch")
+    if len(parts) == 1 and parts[0] in LINKED_DIRS:
+        raise Forbidden(f"{rel!r} is one of the skill's folders; name a file inside it, e.g. '{rel}/notes.md'")
+    if len(parts) > 1 and parts[0] not in LINKED_DIRS:
+        raise Forbidden(f"file path {rel!r} must be in the skill's own folder or inside one of "
+                        f"{', '.join(d + '/' for d in LINKED_DIRS)}")
     if any(p.startswith(".") for p in parts):
         raise Forbidden(f"file path {rel!r} has a hidden name (starting with '.'); use a visible name")
     target = inside_skill(skill_dir, rel)
@@ -188,20 +194,25 @@ def _too_large(skill_dir: Path, rel: str, size: int, by_count: bool) -> str:
             "move large files out of the skill, or change it by hand")
 
 
-def linked_files(skill_dir: Path) -> dict[str, list[str]]:
-    """The files under each of references/ templates/ scripts/ assets/, as relative paths."""
+def linked_files(skill_dir: Path, cap: int = LISTED_FILES) -> tuple[dict[str, list[str]], int]:
+    """Every visible file of the skill but SKILL.md, as relative paths grouped by top folder (``"."``
+    for the skill's own folder, where real skills keep files SKILL.md tells the agent to read; the
+    four Agent Skills folders always present), at most ``cap`` of them; and how many more there are.
+    Links leading out of the skill and hidden names are left out."""
     out: dict[str, list[str]] = {d: [] for d in LINKED_DIRS}
     real_dir = skill_dir.resolve()
-    for sub in LINKED_DIRS:
-        base = skill_dir / sub
-        if not base.is_dir() or not inside(base.resolve(), real_dir):
-            continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                path = Path(dirpath) / name
-                if not name.startswith(".") and inside(path.resolve(), real_dir):
-                    out[sub].append(path.relative_to(skill_dir).as_posix())
-                if sum(len(v) for v in out.values()) >= MAX_SNAPSHOT_FILES:
-                    return out
-    return out
+    listed = more = 0
+    for dirpath, dirnames, filenames in os.walk(skill_dir):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            rel = path.relative_to(skill_dir).as_posix()
+            if name.startswith(".") or rel == SKILL_FILE or not inside(path.resolve(), real_dir):
+                continue
+            if listed >= cap:
+                more += 1
+                continue
+            parts = rel.split("/")
+            out.setdefault(parts[0] if len(parts) > 1 else ".", []).append(rel)
+            listed += 1
+    return out, more

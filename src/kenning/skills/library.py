@@ -147,9 +147,9 @@ class Skills:
         }
 
     def skill_view(self, name: str, file_path: str | None = None) -> dict[str, Any]:
-        """``{success, name, content, linked_files: {references, templates, scripts, assets}, tags,
-        related_skills, available, missing}`` (plus source, path, category, file_path); with
-        ``file_path``, ``content`` is that file of the skill."""
+        """``{success, name, content, linked_files: {references, templates, scripts, assets, ".", ...},
+        files_not_listed, tags, related_skills, available, missing}`` (plus source, path, category,
+        file_path); with ``file_path``, ``content`` is that file of the skill."""
         skill = self.get(name)
         rel = None
         if file_path in (None, "", SKILL_FILE):
@@ -158,16 +158,18 @@ class Skills:
             rel = files.clean_rel_path(file_path)
             target = files.inside_skill(skill.path, rel)
             if not target.is_file():
-                listed = [f for group in files.linked_files(skill.path).values() for f in group]
+                listed = [f for group in files.linked_files(skill.path)[0].values() for f in group]
                 raise NotFound(f"skill {skill.name!r} has no file {rel!r}; its files: {', '.join(listed) or 'none'}")
             content = _read_text(target, rel)
         usage.record(self.store, skill.name, "view", actor=self.actor, detail=rel or "")
         lacking = missing(skill.requires)
+        linked, more = files.linked_files(skill.path)
         return {
             "success": True,
             "name": skill.name,
             "content": content,
-            "linked_files": files.linked_files(skill.path),
+            "linked_files": linked,
+            "files_not_listed": more,
             "tags": list(skill.tags),
             "related_skills": list(skill.related_skills),
             "available": not lacking,
