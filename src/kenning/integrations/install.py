@@ -42,7 +42,6 @@ from . import backups, clients, codex_trust, configdoc, hookspecs, tomltable
 from .clients import JsonHook, JsonKey, Launch, Target, TomlTable
 
 MANIFEST_FILE = "integrations.json"
-KEPT = configdoc.KEPT
 
 
 # -- reports ---------------------------------------------------------------------------------------
@@ -421,7 +420,7 @@ def _uninstall_key(doc: dict[str, Any], change: dict[str, Any]) -> str:
     if not found:
         return "absent"
     if current != change["value"]:
-        return KEPT
+        return configdoc.KEPT
     parent = configdoc.parent(doc, path)
     if "previous" in change:
         parent[path[-1]] = change["previous"]
@@ -445,7 +444,7 @@ def _uninstall_hook(doc: dict[str, Any], change: dict[str, Any]) -> str:
         if holder is None:  # gone, or edited (another timeout, say): then it is the user's now
             edited = any(isinstance(h, dict) and h.get("command") == ours["command"]
                          for g in nested for h in g["hooks"])
-            return KEPT if edited else "absent"
+            return configdoc.KEPT if edited else "absent"
         holder["hooks"].remove(ours)
         if not holder["hooks"]:
             groups.remove(holder)
