@@ -15,6 +15,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from collections.abc import Collection
 from pathlib import Path
 
 from ... import fileio
@@ -61,13 +62,16 @@ class _Entry:
     link: str | None  # the target of a symbolic link
 
 
-def _walk(root: Path) -> list[_Entry]:
-    """Every file and link under ``root`` (links not followed), by relative path."""
+def _walk(root: Path, exclude: frozenset[str] = frozenset()) -> list[_Entry]:
+    """Every file and link under ``root`` (links not followed), by relative path, but for the
+    top-level files and links named in ``exclude``."""
     out: list[_Entry] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         for name in [*filenames, *(d for d in dirnames if (here / d).is_symlink())]:
+            if here == root and name in exclude:
+                continue
             path = here / name
             link = os.readlink(path) if path.is_symlink() else None
             out.append(_Entry(path.relative_to(root).as_posix(), path, link))
@@ -229,32 +233,56 @@ def _cache_file(cache_dir: Path, digest: str) -> Path:
     return cache_dir / "skill-scan" / f"{digest}-v{SCANNER_VERSION}.json"
 
 
-def _cached(cache_dir: Path, digest: str, folder: Path) -> ScanReport | None:
+def _excluded(folder: Path, exclude: Collection[str]) -> frozenset[str]:
+    """``exclude`` checked: plain names of top-level entries, never a path (which could reach past
+    the top level or hide a whole subfolder from the scan)."""
+    names = frozenset((exclude,) if isinstance(exclude, str) else exclude)  # one name given bare, not its letters
+    for name in names:
+        if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+            raise InvalidInput(f"cannot scan {folder} without {name!r}: exclude takes names of files at the top of "
+                               "the skill folder (such as 'draft.json'), not paths")
+    return names
+
+
+def _cache_key(digest: str, exclude: frozenset[str]) -> str:
+    """The content hash, and which names were left out: the same bytes scanned with a different
+    ``exclude`` is a different question, so it never shares a cached answer."""
+    if not exclude:
+        return digest
+    left_out = hashlib.sha256("\0".join(sorted(exclude)).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{digest}-x{left_out}"
+
+
+def _cached(cache_dir: Path, key: str, digest: str, folder: Path) -> ScanReport | None:
     try:
-        data = json.loads(_cache_file(cache_dir, digest).read_text(encoding="utf-8"))
+        data = json.loads(_cache_file(cache_dir, key).read_text(encoding="utf-8"))
         findings = tuple(Finding.from_dict(f) for f in data["findings"])
     except (OSError, ValueError, KeyError, TypeError):  # absent or damaged: scan again
         return None
     return ScanReport(folder, verdict_of(findings), findings, digest, SCANNER_VERSION, cached=True)
 
 
-def scan_skill(folder: Path, *, cache_dir: Path | None = None) -> ScanReport:
-    """Scan the skill folder ``folder``: every file and link in it. With ``cache_dir``, a report for
-    the same content and scanner version is read from there, and a new one written there."""
+def scan_skill(folder: Path, *, cache_dir: Path | None = None, exclude: Collection[str] = ()) -> ScanReport:
+    """Scan the skill folder ``folder``: every file and link in it, but for the top-level files named
+    in ``exclude`` (such as a draft's ``draft.json``), which are neither scanned nor counted nor
+    hashed. With ``cache_dir``, a report for the same content, ``exclude`` and scanner version is
+    read from there, and a new one written there."""
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise InvalidInput(f"cannot scan {folder}: it is not a folder; give a skill folder (with SKILL.md) or the "
                            "name of a skill")
+    left_out = _excluded(folder, exclude)
     root = folder.resolve()
-    entries = _walk(root)
+    entries = _walk(root, left_out)
     digest = content_hash(entries)
+    key = _cache_key(digest, left_out)
     if cache_dir is not None:
-        hit = _cached(cache_dir, digest, folder)
+        hit = _cached(cache_dir, key, digest, folder)
         if hit is not None:
             return hit
     findings = ordered(_scan_entries(root, entries))
     report = ScanReport(folder, verdict_of(findings), findings, digest, SCANNER_VERSION)
     if cache_dir is not None:
         body = {"scanner_version": SCANNER_VERSION, "content_hash": digest, "findings": [f.to_dict() for f in findings]}
-        fileio.atomic_write(_cache_file(cache_dir, digest), json.dumps(body, ensure_ascii=False).encode("utf-8"))
+        fileio.atomic_write(_cache_file(cache_dir, key), json.dumps(body, ensure_ascii=False).encode("utf-8"))
     return report
