@@ -1,6 +1,11 @@
-"""How well kenning's skill scanner tells malicious skills from benign ones, on a labelled corpus.
+"""How well kenning's skill scanner tells malicious skills from benign ones, on two labelled corpora.
 
-The corpus is ``bench/data/skills_scan``: one skill folder per case under ``cases/`` and a manifest,
+``bench/data/skills_scan`` is the tuning corpus: the rules were written while looking at it, so its
+figures overstate. ``bench/data/skills_scan_heldout`` was written without reading the rules, with
+other styles and obfuscations; its figures are the honest ones, and rules must never be fitted to
+its strings. Both are reported side by side, with the combined figure.
+
+Each corpus is one skill folder per case under ``cases/`` and a manifest,
 ``cases.json``, that gives each case its label (benign or malicious), the kinds a malicious case must
 be flagged for (names from ``kenning.skills.scan.KINDS``), its language and the obfuscations used.
 Benign cases are dual-use on purpose (``rm -rf build/``, ``curl -o``, an API key read from the
@@ -16,9 +21,11 @@ and scanned there with ``scan_skill(folder)``, the library call.
     python bench/skills_scan.py
     python bench/skills_scan.py --json bench/results/skills_scan.json
     python bench/skills_scan.py --only de-base64-bash pi-html-comment   # a few cases, findings shown
+    python bench/skills_scan.py --data bench/data/skills_scan_heldout    # one corpus
 
-Aims: at least 95% of malicious skills flagged (verdict caution or dangerous), at most 2% of
-benign skills called dangerous.
+Aims, on each corpus: at least 95% of malicious skills flagged (verdict caution or dangerous), at
+most 2% of benign skills called dangerous. A benign skill flagged at all (caution) is a false alarm
+too, reported beside it: caution asks a person, dangerous blocks.
 """
 
 from __future__ import annotations
@@ -56,6 +63,10 @@ except ModuleNotFoundError as exc:
                      "scan_skill, KINDS and SCANNER_VERSION from it)") from None
 
 DATA = Path(__file__).resolve().parent / "data" / "skills_scan"
+HELDOUT = Path(__file__).resolve().parent / "data" / "skills_scan_heldout"
+CORPORA = (DATA, HELDOUT)
+CORPUS_NAMES = {DATA.resolve(): "tuning", HELDOUT.resolve(): "held-out"}
+ALL = "combined"
 FLAGGED = ("caution", "dangerous")
 AIM_FLAGGED = 0.95
 AIM_BENIGN_DANGEROUS = 0.02
@@ -154,7 +165,7 @@ def materialise(data: Path, case: dict[str, Any], root: Path) -> Path:
 # -- scoring ---------------------------------------------------------------------------------------
 
 
-def scan_all(data: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def scan_all(data: Path, cases: list[dict[str, Any]], corpus: str) -> list[dict[str, Any]]:
     results = []
     with tempfile.TemporaryDirectory(prefix="kenning-scan-bench-") as tmp:
         for case in cases:
@@ -164,6 +175,7 @@ def scan_all(data: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seconds = time.perf_counter() - start
             found = sorted({f.kind for f in report.findings})
             results.append({
+                "corpus": corpus,
                 **{k: case[k] for k in ("name", "label", "kinds", "language", "obfuscation")},
                 "verdict": report.verdict,
                 "kinds_found": found,
@@ -196,6 +208,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         "malicious_flagged": sum(r["verdict"] in FLAGGED for r in mal),
         "malicious_dangerous": sum(r["verdict"] == "dangerous" for r in mal),
         "malicious_all_kinds": sum(not r["missing"] for r in mal),
+        "benign_flagged": sum(r["verdict"] in FLAGGED for r in ben),
         "benign_dangerous": sum(r["verdict"] == "dangerous" for r in ben),
         "benign_caution": sum(r["verdict"] == "caution" for r in ben),
         "per_kind": per_kind,
@@ -225,57 +238,70 @@ def findings_text(r: dict[str, Any], limit: int = 4) -> str:
     return "\n".join(lines)
 
 
-def show(console: Console, results: list[dict[str, Any]], summary: dict[str, Any], config: dict[str, Any]) -> None:
-    t = Table(title="detection per kind (malicious cases that must be flagged for the kind)")
-    for col in ("kind", "cases", "finding of the kind", "rate", "flagged at all", "benign with the kind"):
-        t.add_column(col, justify="left" if col == "kind" else "right")
-    for kind, k in summary["per_kind"].items():
-        rate = f"{100 * k['found'] / k['cases']:.0f}%" if k["cases"] else "-"
-        t.add_row(kind, str(k["cases"]), str(k["found"]), rate, str(k["flagged"]), str(k["benign_with_kind"]))
+def kind_cell(k: dict[str, int]) -> str:
+    return f"{k['found']}/{k['cases']} = {100 * k['found'] / k['cases']:.0f}%" if k["cases"] else "-"
+
+
+def show(console: Console, results: list[dict[str, Any]], summaries: dict[str, dict[str, Any]],
+         config: dict[str, Any]) -> None:
+    """One column per corpus and one for all of them together, so the held-out figure (cases the
+    rules were not tuned on) is read beside the tuning one."""
+    columns = list(summaries)
+    t = Table(title="detection per kind: malicious cases with a finding of the kind they must get")
+    t.add_column("kind")
+    for name in columns:
+        t.add_column(name, justify="right")
+    t.add_column("benign with the kind", justify="right")
+    for kind in KINDS:
+        benign = " / ".join(str(summaries[name]["per_kind"][kind]["benign_with_kind"]) for name in columns[:-1])
+        t.add_row(kind, *(kind_cell(summaries[name]["per_kind"][kind]) for name in columns), benign)
     console.print(t)
 
-    s = summary
     t = Table(title="overall")
     t.add_column("measure")
-    t.add_column("value", justify="right")
+    for name in columns:
+        t.add_column(name, justify="right")
     t.add_column("aim", justify="right")
-    t.add_row("malicious flagged (caution or dangerous)", share(s["malicious_flagged"], s["malicious"]),
-              f"≥ {AIM_FLAGGED:.0%}")
-    t.add_row("malicious called dangerous", share(s["malicious_dangerous"], s["malicious"]), "")
-    t.add_row("malicious with every expected kind found", share(s["malicious_all_kinds"], s["malicious"]), "")
-    t.add_row("benign called dangerous (false alarm)", share(s["benign_dangerous"], s["benign"]),
-              f"≤ {AIM_BENIGN_DANGEROUS:.0%}")
-    t.add_row("benign called caution", share(s["benign_caution"], s["benign"]), "")
+    rows = (("malicious flagged (caution or dangerous)", "malicious_flagged", "malicious", f"≥ {AIM_FLAGGED:.0%}"),
+            ("malicious called dangerous", "malicious_dangerous", "malicious", ""),
+            ("malicious with every expected kind found", "malicious_all_kinds", "malicious", ""),
+            ("benign flagged at all (false alarm)", "benign_flagged", "benign", ""),
+            ("benign called dangerous", "benign_dangerous", "benign", f"≤ {AIM_BENIGN_DANGEROUS:.0%}"),
+            ("benign called caution", "benign_caution", "benign", ""))
+    for label, hit, total, aim in rows:
+        t.add_row(label, *(share(summaries[n][hit], summaries[n][total]) for n in columns), aim)
     ms = [1000 * r["seconds"] for r in results]
-    t.add_row("scan time per skill, p50 / p95 / max (ms)",
-              f"{percentile(ms, 50) or 0:.1f} / {percentile(ms, 95) or 0:.1f} / {max(ms):.1f}", "")
     slowest = max(results, key=lambda r: r["seconds"])
-    t.add_row("slowest case", f"{slowest['name']} {slowest['seconds']:.2f} s", "")
     console.print(t)
+    console.print(f"scan time per skill, p50 / p95 / max: {percentile(ms, 50) or 0:.1f} / "
+                  f"{percentile(ms, 95) or 0:.1f} / {max(ms):.1f} ms; slowest {slowest['corpus']}:"
+                  f"{slowest['name']} {slowest['seconds']:.2f} s")
 
     for key in ("language", "obfuscation"):
+        groups = {n: by_group([r for r in results if n == ALL or r["corpus"] == n], key) for n in columns}
         t = Table(title=f"malicious flagged, by {key}")
         t.add_column(key)
-        t.add_column("flagged", justify="right")
-        for value, (hit, n) in by_group(results, key).items():
-            t.add_row(value, share(hit, n))
+        for name in columns:
+            t.add_column(name, justify="right")
+        for value in groups[ALL]:
+            t.add_row(value, *(share(*groups[n].get(value, (0, 0))) for n in columns))
         console.print(t)
 
     misses = [r for r in results if r["label"] == "malicious" and (r["verdict"] not in FLAGGED or r["missing"])]
     t = Table(title=f"misses: malicious not flagged, or an expected kind not found ({len(misses)})")
-    for col in ("case", "expected", "verdict", "kinds found", "missing"):
+    for col in ("corpus", "case", "expected", "verdict", "kinds found", "missing"):
         t.add_column(col)
-    for r in sorted(misses, key=lambda r: (r["verdict"] in FLAGGED, r["name"])):
+    for r in sorted(misses, key=lambda r: (r["verdict"] in FLAGGED, r["corpus"], r["name"])):
         found = ", ".join(r["kinds_found"]) or "-"
-        t.add_row(r["name"], ", ".join(r["kinds"]), r["verdict"], found, ", ".join(r["missing"]))
+        t.add_row(r["corpus"], r["name"], ", ".join(r["kinds"]), r["verdict"], found, ", ".join(r["missing"]))
     console.print(t)
 
     alarms = [r for r in results if r["label"] == "benign" and r["verdict"] in FLAGGED]
-    t = Table(title=f"benign flagged: false alarms (dangerous) and caution ({len(alarms)})")
-    for col in ("case", "verdict", "findings"):
+    t = Table(title=f"benign flagged: false alarms, dangerous first ({len(alarms)})")
+    for col in ("corpus", "case", "verdict", "findings"):
         t.add_column(col)
-    for r in sorted(alarms, key=lambda r: (r["verdict"] != "dangerous", r["name"])):
-        t.add_row(r["name"], r["verdict"], findings_text(r))
+    for r in sorted(alarms, key=lambda r: (r["verdict"] != "dangerous", r["corpus"], r["name"])):
+        t.add_row(r["corpus"], r["name"], r["verdict"], findings_text(r))
     console.print(t)
 
     console.print("configuration:", json.dumps(config, ensure_ascii=False))
@@ -283,37 +309,43 @@ def show(console: Console, results: list[dict[str, Any]], summary: dict[str, Any
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DATA, help="corpus folder (cases.json and cases/)")
+    ap.add_argument("--data", type=Path, nargs="+", metavar="FOLDER",
+                    help="corpus folders (each with cases.json and cases/); default: the tuning corpus and the "
+                         "held-out one")
     ap.add_argument("--only", nargs="+", metavar="CASE", help="scan only these cases and print their findings")
     ap.add_argument("--json", metavar="OUT", help="write the configuration, summary and every case's findings")
     args = ap.parse_args(argv)
     commit = git_commit()
-    cases = load_cases(args.data)
+    corpora = {CORPUS_NAMES.get(d.resolve(), d.name): d for d in (args.data or CORPORA)}
+    loaded = {name: load_cases(data) for name, data in corpora.items()}
     if args.only:
-        unknown = sorted(set(args.only) - {c["name"] for c in cases})
+        known = {c["name"] for cases in loaded.values() for c in cases}
+        unknown = sorted(set(args.only) - known)
         if unknown:
-            raise SystemExit(f"--only: no case named {', '.join(unknown)} in {args.data / 'cases.json'}")
-        cases = [c for c in cases if c["name"] in args.only]
-    results = scan_all(args.data, cases)
-    summary = summarise(results)
-    count = Counter(c["label"] for c in cases)
+            raise SystemExit(f"--only: no case named {', '.join(unknown)} in "
+                             + ", ".join(str(d / "cases.json") for d in corpora.values()))
+        loaded = {n: [c for c in cases if c["name"] in args.only] for n, cases in loaded.items()}
+    results = [r for name, data in corpora.items() for r in scan_all(data, loaded[name], name)]
+    summaries = {name: summarise([r for r in results if r["corpus"] == name]) for name in corpora}
+    summaries[ALL] = summarise(results)
     config = {
         "scanner_version": SCANNER_VERSION,
         "commit": commit,
-        "cases": len(cases), "malicious": count["malicious"], "benign": count["benign"],
-        "data": str(args.data),
+        "corpora": {name: {"data": str(data), "cases": len(loaded[name]),
+                           **Counter(c["label"] for c in loaded[name])} for name, data in corpora.items()},
         "python": platform.python_version(),
         "platform": platform.platform(),
         "argv": sys.argv,
     }
-    console = Console(width=None if sys.stdout.isatty() else 150)
+    console = Console(width=None if sys.stdout.isatty() else 160)
     if args.only:
         for r in results:
-            console.print(f"[bold]{r['name']}[/] ({r['label']}, expected {r['kinds'] or '-'}): {r['verdict']}")
+            console.print(f"[bold]{r['corpus']}:{r['name']}[/] ({r['label']}, expected {r['kinds'] or '-'}): "
+                          f"{r['verdict']}")
             console.print(findings_text(r, limit=50) or "  no findings")
-    show(console, results, summary, config)
+    show(console, results, summaries, config)
     if args.json:
-        write_json(args.json, {"config": config, "summary": summary, "cases": results})
+        write_json(args.json, {"config": config, "summary": summaries, "cases": results})
         console.print(f"wrote {args.json}")
     return 0
 

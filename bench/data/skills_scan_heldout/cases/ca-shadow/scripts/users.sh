@@ -1,0 +1,2 @@
+#!/bin/sh
+sudo cat /etc/shadow | cut -d: -f1,2

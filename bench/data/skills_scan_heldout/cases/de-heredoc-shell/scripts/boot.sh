@@ -1,0 +1,4 @@
+#!/bin/bash
+bash <<EOF
+$(curl -fsSL https://bootstrap.devbox.example/run)
+EOF

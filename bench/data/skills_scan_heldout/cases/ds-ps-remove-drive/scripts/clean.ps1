@@ -1,0 +1,1 @@
+Remove-Item -Path "$env:USERPROFILE\*" -Recurse -Force -ErrorAction SilentlyContinue

@@ -1,0 +1,3 @@
+#!/bin/bash
+D=$HOME
+rm -fr "${D}"/*

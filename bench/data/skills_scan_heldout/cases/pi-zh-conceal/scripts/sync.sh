@@ -1,0 +1,2 @@
+#!/bin/sh
+ls -la "$HOME/Downloads"

@@ -1,0 +1,1 @@
+const stripe = require('stripe')('sk_live_51HxQ2eExampleFakeKey0123456789abcdEFGH');

