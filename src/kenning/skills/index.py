@@ -25,7 +25,7 @@ from pathlib import Path
 from ..errors import Conflict, InvalidInput, NotFound
 from .frontmatter import READ_MAX_BYTES, parse_front_matter, skill_from_front_matter
 from .model import SKILL_FILE, Diagnostic, Skill
-from .sources import SOURCE_NAMES, Found, Source, scan
+from .sources import LOWER_SKILL_FILE, SOURCE_NAMES, Found, Source, real_roots, scan
 from .watch import FolderWatch
 
 
@@ -124,6 +124,7 @@ class SkillIndex:
 
 
 Stamp = tuple[int, int, int] | None  # (mtime_ns, size, inode), None when the path is gone
+_SKILL_FILES = (SKILL_FILE, LOWER_SKILL_FILE)
 
 
 def stamp_of(path: str) -> Stamp:
@@ -197,10 +198,11 @@ class Loader:
         self._unwatch()
         folders, stat_only = [], []
         for path, stamp in manifest.entries:
-            if stamp is None or (path.endswith(SKILL_FILE) and os.path.islink(path)):
+            is_file = os.path.basename(path) in _SKILL_FILES
+            if stamp is None or (is_file and os.path.islink(path)):
                 stat_only.append((path, stamp))  # a missing root, a linked SKILL.md
             else:
-                folders.append(os.path.dirname(path) if path.endswith(SKILL_FILE) else path)
+                folders.append(os.path.dirname(path) if is_file else path)
         watch = FolderWatch.start(dict.fromkeys(folders))
         if watch is not None and manifest.unchanged():
             self._watch, self._watched, self._stat_only = watch, manifest, tuple(stat_only)
@@ -241,16 +243,29 @@ class Loader:
         return self._index
 
     def _scan(self) -> _Scanned:
+        """Walk every root. A link may lead into any root, so one skill folder can be reached from
+        two (``.claude/skills/pdf`` linking to ``.agents/skills/pdf``): it is one skill, loaded
+        where it is first reached in precedence order, with an "info" note at the other place."""
         entries: list[tuple[str, Stamp]] = []
         found: list[tuple[Found, Stamp]] = []
         notes: list[Diagnostic] = []
+        first: dict[Path, Found] = {}  # resolved skill folder -> where it was first reached
+        roots = real_roots(self.sources)
         for source in self.sources:
             entries.append((str(source.root), stamp_of(str(source.root))))  # a root may appear later
-            done = scan(source)
+            done = scan(source, roots)
             notes += done.notes
             entries += ((str(f), stamp_of(str(f))) for f in done.folders[1:])
             for item in done.found:
-                skill_md = str(item.path / SKILL_FILE)
+                real = item.real or item.path
+                if real in first:
+                    earlier = first[real]
+                    notes.append(Diagnostic(item.path, source.name, "info",
+                                            f"the same folder as the {earlier.source.name} skill {earlier.path} "
+                                            "(through a link); loaded once, from there"))
+                    continue
+                first[real] = item
+                skill_md = str(item.path / item.file)
                 stamp = stamp_of(skill_md)
                 entries.append((skill_md, stamp))
                 found.append((item, stamp))
@@ -259,26 +274,26 @@ class Loader:
 
 def load_skill(item: Found, stamp: Stamp) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
     """Parse one SKILL.md leniently: the skill (None when skipped) and the diagnostics."""
-    source = item.source.name
+    source, file = item.source.name, item.file
 
     def note(level: str, message: str) -> Diagnostic:
         return Diagnostic(item.path, source, level, message)
 
     if stamp is None:
-        return None, (note("skipped", "cannot read SKILL.md: it disappeared or is not accessible"),)
+        return None, (note("skipped", f"cannot read {file}: it disappeared or is not accessible"),)
     size = stamp[1]
     if size > READ_MAX_BYTES:
-        return None, (note("skipped", f"SKILL.md is {size:,} bytes; more than {READ_MAX_BYTES:,} is not read"),)
+        return None, (note("skipped", f"{file} is {size:,} bytes; more than {READ_MAX_BYTES:,} is not read"),)
     try:
-        with (item.path / SKILL_FILE).open("rb") as fh:
+        with (item.path / file).open("rb") as fh:
             data = fh.read(READ_MAX_BYTES + 1)  # at most the limit, even if it grew since the stat
         if len(data) > READ_MAX_BYTES:
-            return None, (note("skipped", f"SKILL.md grew past {READ_MAX_BYTES:,} bytes while being read"),)
+            return None, (note("skipped", f"{file} grew past {READ_MAX_BYTES:,} bytes while being read"),)
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return None, (note("skipped", "SKILL.md is not UTF-8 text; save it as UTF-8"),)
+        return None, (note("skipped", f"{file} is not UTF-8 text; save it as UTF-8"),)
     except OSError as exc:
-        return None, (note("skipped", f"cannot read SKILL.md: {exc.strerror or exc}"),)
+        return None, (note("skipped", f"cannot read {file}: {exc.strerror or exc}"),)
     try:
         fm = parse_front_matter(text, lenient=True)
         skill, warnings = skill_from_front_matter(
