@@ -1,8 +1,8 @@
-"""Skill drafts proposed by consolidation: never registered automatically.
+"""Skill drafts proposed by agents (MCP ``skill_manage``) and consolidation: never registered automatically.
 
 A draft is a ``SKILL.md`` kept under ``$KENNING_HOME/drafts/skills/<name>/`` with a ``draft.json``
 saying where it came from. That folder belongs to no skills source, so the catalog, search and
-lookups never see it. A person lists drafts (``kenning skill drafts``), approves one (which goes
+lookups never see it. A person reviews drafts (``kenning skill review``), approves one (which goes
 through the normal strict ``skill_manage("create")``, near-duplicate check included) or rejects it
 (the draft moves to ``drafts/rejected/``, so nothing is lost). Every step is audited.
 
@@ -11,32 +11,44 @@ when the skill has changed since (a hand edit, another approved draft, a deletio
 draft of a new skill whose name has been taken since, would silently undo someone's work: it is
 refused with ``DraftConflict``, which carries both differences (base -> draft, base -> current).
 ``force`` applies it anyway; the text it replaces stays in the skill's history as a version.
+
+Every draft is scanned by the skill scanner (``Draft.scan``; its ``draft.json`` is left out, being
+kenning's own metadata), when it is saved and again whenever it is read, since a person may edit
+the draft file: the report is cached by content in the data directory's ``cache/`` folder. What the
+verdict allows on approval: ``dangerous`` never (not even with ``force``: edit the draft or reject
+it); ``caution`` only once a person has seen the findings and said yes (``accept_caution``); ``safe``
+as before. Both refusals are ``UnsafeDraft``. ``review`` puts each draft beside the live skill it
+creates or changes (the unified diff and its size) for ``kenning skill review``.
 """
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import audit, fileio
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..timeutil import utcnow
 from .answer import SkillDraft
 
 if TYPE_CHECKING:
     from ..skills import Skill, Skills
+    from ..skills.scan import Finding, ScanReport
     from ..store import Store
 
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_CHARS = 100_000  # of a draft's SKILL.md, as of any SKILL.md kenning writes
 _MAX_BYTES = MAX_CHARS * 4  # what that many characters can take in UTF-8
 _SOURCE_ORDER = ("project", "user")  # which copy of a skill wins, as in skills.sources
+SCAN_EXCLUDE = ("draft.json",)  # kenning's metadata beside a draft (with the base text), never loaded by an agent
+TOP_FINDINGS = 3  # findings quoted where there is room for a few (the MCP answer, a refusal, the review list)
 
 
 @dataclass(frozen=True)
@@ -49,12 +61,42 @@ class Draft:
     action: str = "create"  # "create" a new skill, or "edit" (replace the SKILL.md of) an existing one
     skill: str = ""  # the skill the draft is for (its folder may carry a -2 suffix)
     base_checksum: str | None = None  # SHA-256 of the SKILL.md an edit was based on
+    scan: ScanReport | None = field(default=None, compare=False)  # the draft folder as it was just read
+
+    @property
+    def verdict(self) -> str:
+        return self.scan.verdict if self.scan is not None else "unscanned"
 
     def to_dict(self) -> dict[str, Any]:
+        scan = None if self.scan is None else {
+            "counts": self.scan.counts(), "findings": [f.to_dict() for f in self.scan.findings],
+            "content_hash": self.scan.content_hash, "scanner_version": self.scan.scanner_version}
         return {"name": self.name, "skill": self.skill or self.name, "action": self.action,
                 "description": self.description, "path": str(self.path),
                 "created_at": self.created_at.isoformat(timespec="seconds"), "origin": self.origin,
-                "base_checksum": self.base_checksum}
+                "base_checksum": self.base_checksum, "verdict": self.verdict, "scan": scan}
+
+
+@dataclass(frozen=True)
+class DraftReview:
+    """A draft beside the live skill it would change: for an edit, the skill it edits; for a create,
+    a skill that has taken the name since (else none). ``diff`` is live -> draft (for a create,
+    nothing -> draft); ``conflict`` says why approving is refused until forced, when it is."""
+
+    draft: Draft
+    content: str  # the draft's SKILL.md, as read for this review
+    live: str | None  # the live skill's qualified name
+    live_path: Path | None
+    diff: str
+    added: int
+    removed: int
+    conflict: str | None = None
+    problem: str | None = None  # why the draft's SKILL.md could not be read (then content and diff are empty)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.draft.to_dict(), "content": self.content, "problem": self.problem, "live": self.live,
+                "live_path": None if self.live_path is None else str(self.live_path), "diff": self.diff,
+                "added": self.added, "removed": self.removed, "conflict": self.conflict}
 
 
 class DraftConflict(Conflict):
@@ -79,14 +121,55 @@ class DraftConflict(Conflict):
                 "skill": self.skill, "base_to_draft": self.base_to_draft, "base_to_current": self.base_to_current}
 
 
+class UnsafeDraft(Forbidden):
+    """Approving refused by the draft's scan: ``dangerous`` always, ``caution`` until the findings
+    are accepted. ``str()`` names the top findings and the way on; ``report`` holds them all."""
+
+    def __init__(self, draft: Draft, report: ScanReport) -> None:
+        self.draft = draft
+        self.report = report
+        self.needs_confirmation = report.verdict != "dangerous"
+        name = draft.name
+        if self.needs_confirmation:
+            how = (f"approving it needs a confirmation that its findings are acceptable: run `kenning skill review "
+                   f"approve {name}` in a terminal and answer yes, or pass --yes (accept_caution=True)")
+        else:
+            how = (f"it is never approved, not even with --force: edit {draft.path / 'SKILL.md'} to take out what was "
+                   f"found (the scan runs again), or reject it: kenning skill review reject {name} --reason \"...\"")
+        self.summary = f"skill draft {name!r} is {report.verdict} ({_counts(report)}); {how}"
+        super().__init__(f"{self.summary}. Findings: {findings_text(report.findings)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": False, "error": "needs_confirmation" if self.needs_confirmation else "dangerous",
+                "message": self.summary, "draft": self.draft.name, "verdict": self.report.verdict,
+                "counts": self.report.counts(), "findings": [f.to_dict() for f in self.report.findings]}
+
+
+def finding_text(f: Finding) -> str:
+    """One finding on one line: where, what, what matched and why."""
+    where = f.file + (f":{f.line}" if f.line else "")
+    return f"{f.severity} {f.kind} at {where}: {f.match!r} ({f.reason})"
+
+
+def findings_text(findings: tuple[Finding, ...], limit: int = TOP_FINDINGS) -> str:
+    """The first ``limit`` findings (most severe first), and how many more there are."""
+    text = "; ".join(finding_text(f) for f in findings[:limit]) or "none"
+    return text + (f"; and {len(findings) - limit} more" if len(findings) > limit else "")
+
+
+def _counts(report: ScanReport) -> str:
+    return ", ".join(f"{n} {s}" for s, n in report.counts().items() if n) or "no findings"
+
+
 def skill_md(draft: SkillDraft) -> str:
     return f"---\nname: {draft.name}\ndescription: {json.dumps(draft.description, ensure_ascii=False)}\n---\n\n{draft.body.strip()}\n"
 
 
 class Drafts:
-    def __init__(self, home: Path, store: Store, *, actor: str = "api") -> None:
+    def __init__(self, home: Path, store: Store, *, actor: str = "api", cache_dir: Path | None = None) -> None:
         self.root = home / "drafts" / "skills"
         self.rejected = home / "drafts" / "rejected"
+        self.cache_dir = cache_dir if cache_dir is not None else home / "cache"  # Settings.cache_dir
         self.store = store
         self.actor = actor
 
@@ -130,10 +213,11 @@ class Drafts:
                     "base": None if action == "create" or base is None else
                     {"sha256": _sha256(base.encode("utf-8")), "text": base}}
             fileio.atomic_write(folder / "draft.json", json.dumps(meta).encode("utf-8"))
+        saved = self._load(folder)
         audit.record_event(self.store, "skill_draft", kind="skill", actor=self.actor, reason=origin,
                            after={"name": folder_name, "skill": skill_name, "action": action, "path": str(folder),
-                                  "masked": dict(masked.found)})
-        return self._load(folder)
+                                  "masked": dict(masked.found), **_scan_fields(saved)})
+        return saved
 
     def _current_text(self, name: str) -> str | None:
         """The SKILL.md of skill ``name`` as it is now, found where its history says it lives (the
@@ -148,38 +232,97 @@ class Drafts:
         return None
 
     def list(self) -> list[Draft]:
-        if not self.root.is_dir():
-            return []
-        return [self._load(p) for p in sorted(self.root.iterdir()) if (p / "SKILL.md").is_file()]
+        """Every draft, oldest folder name first, each with its scan."""
+        return [self._load(p) for p in self._folders()]
 
     def get(self, name: str) -> Draft:
         folder = self._folder(name)
         return self._load(folder)
 
-    def approve(self, name: str, skills: Skills, *, force: bool = False) -> dict[str, Any]:
-        """Apply the draft through the strict ``create`` (or ``edit`` of the existing skill); the
-        draft is removed after. DraftConflict when the skill changed since the draft was written
-        (or a new skill's name was taken since), unless ``force``: then the current text is kept
-        in the skill's history and the draft applied over it."""
-        folder = self._folder(name)
+    def review(self, skills: Skills, name: str | None = None) -> builtins.list[DraftReview]:
+        """Every draft (or just draft ``name``) beside the live skill it would create or change."""
+        folders = [self._folder(name)] if name is not None else self._folders()
+        return [self._review(folder, skills) for folder in folders]
+
+    def _review(self, folder: Path, skills: Skills) -> DraftReview:
+        from ..skills.diff import file_diff
+
+        try:
+            content = _read(folder / "SKILL.md") or b""
+        except InvalidInput as exc:  # one oversized draft must not hide the others: listed, with why
+            draft = self._load(folder)
+            return DraftReview(draft, "", None, None, "", 0, 0, problem=str(exc))
         draft = self._load(folder)
-        content = (_read(folder / "SKILL.md") or b"").decode("utf-8", errors="replace")
+        target = self._target(draft, folder, skills)
+        conflict = self._conflict(draft, folder, content.decode("utf-8", errors="replace"), target)
+        # an edit is shown against the skill as it is now; a create against nothing, as it will be made
+        current = _read(target.skill_md, missing_ok=True) if target is not None and draft.action == "edit" else None
+        diff = file_diff("SKILL.md", current, content, "live", "draft")
+        added, removed = _diff_stat(diff)
+        return DraftReview(draft, content.decode("utf-8", errors="replace"), target.qualified if target else None,
+                           target.path if target else None, diff, added, removed,
+                           conflict.summary if conflict else None)
+
+    def approve(self, name: str, skills: Skills, *, force: bool = False, accept_caution: bool = False,
+                reviewed: str | None = None) -> dict[str, Any]:
+        """Apply the draft through the strict ``create`` (or ``edit`` of the existing skill); the
+        draft is removed after. Refused with ``UnsafeDraft`` when its scan is ``dangerous`` (always)
+        or ``caution`` (unless ``accept_caution``: a person saw the findings and said yes). Refused
+        with DraftConflict when the skill changed since the draft was written (or a new skill's name
+        was taken since), unless ``force``: then the current text is kept in the skill's history
+        and the draft applied over it. ``reviewed``: the scan's content hash the person looked at;
+        a draft changed since is refused (Conflict), so what is applied is what was reviewed."""
+        folder = self._folder(name)
+        skill_file = folder / "SKILL.md"
+        draft, report, raw = self._scanned(folder, reviewed)
+        if report.verdict == "dangerous":
+            audit.record_event(self.store, "skill_draft_block", kind="skill", actor=self.actor,
+                               reason="a dangerous draft is never approved", after={"name": folder.name,
+                                                                                     **_scan_fields(draft)})
+            raise UnsafeDraft(draft, report)
+        content = raw.decode("utf-8", errors="replace")
         target = self._target(draft, folder, skills)
         conflict = self._conflict(draft, folder, content, target)
         if conflict is not None and not force:
             raise conflict
+        if report.verdict == "caution" and not accept_caution:
+            raise UnsafeDraft(draft, report)
+        if (_read(skill_file) or b"") != raw:  # edited while it was being scanned: the scan may not be of this
+            raise Conflict(f"skill draft {folder.name!r} changed while it was being approved; nothing was changed: "
+                           "review it again")
+        result = self._apply(draft, folder, content, target, skills, force=force, conflict=conflict is not None)
+        shutil.rmtree(folder)
+        why = [w for w, on in (("forced past a conflict", conflict is not None),
+                               ("caution findings accepted", report.verdict == "caution")) if on]
+        audit.record_event(self.store, "skill_draft_approve", kind="skill", actor=self.actor, reason="; ".join(why),
+                           after={"name": folder.name, "path": result.get("path"), **_scan_fields(draft)})
+        return result
+
+    def _scanned(self, folder: Path, reviewed: str | None) -> tuple[Draft, ScanReport, bytes]:
+        """The draft, its scan and its SKILL.md's bytes, read for approval: refused when that file
+        is a link or the draft is not the one reviewed."""
+        skill_file = folder / "SKILL.md"
+        if skill_file.is_symlink():  # what the link points to was never scanned as part of the draft
+            raise Forbidden(f"skill draft {folder.name!r}: its SKILL.md is a link to {skill_file.resolve()}; a draft "
+                            "is approved from the text it holds: replace the link with that text, or reject the draft")
+        raw = _read(skill_file) or b""
+        draft = self._load(folder)
+        report = draft.scan if draft.scan is not None else self._scan(folder)
+        if reviewed is not None and report.content_hash != reviewed:
+            raise Conflict(f"skill draft {folder.name!r} changed since it was reviewed; nothing was changed: review it "
+                           f"again (kenning skill review show {folder.name})")
+        return draft, report, raw
+
+    @staticmethod
+    def _apply(draft: Draft, folder: Path, content: str, target: Skill | None, skills: Skills, *, force: bool,
+               conflict: bool) -> dict[str, Any]:
         reason = "approved skill draft" + (" over changes made since it was written" if conflict else "")
         writable = target is not None and any(s.root == target.root and s.writable for s in skills.sources)
         if target is not None and (draft.action == "edit" or writable):
-            result = skills.skill_manage("edit", target.qualified, content=content, reason=reason)
-        else:  # a new skill, an edit of one deleted since, or a user copy over a read-only one
-            skill_name = draft.skill if draft.action == "edit" else folder.name
-            result = skills.skill_manage("create", skill_name, content=content, force=force, reason=reason)
-        shutil.rmtree(folder)
-        audit.record_event(self.store, "skill_draft_approve", kind="skill", actor=self.actor,
-                           reason="forced past a conflict" if conflict else "",
-                           after={"name": folder.name, "path": result.get("path")})
-        return result
+            return skills.skill_manage("edit", target.qualified, content=content, reason=reason)
+        # a new skill, an edit of one deleted since, or a user copy over a read-only one
+        skill_name = draft.skill if draft.action == "edit" else folder.name
+        return skills.skill_manage("create", skill_name, content=content, force=force, reason=reason)
 
     @staticmethod
     def _target(draft: Draft, folder: Path, skills: Skills) -> Skill | None:
@@ -229,15 +372,20 @@ class Drafts:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(folder), str(target))
         audit.record_event(self.store, "skill_draft_reject", kind="skill", actor=self.actor, reason=reason,
-                           before={"name": folder.name}, after={"path": str(target)})
+                           before={"name": folder.name}, after={"path": str(target), **_scan_fields(draft)})
         return draft
+
+    def _folders(self) -> builtins.list[Path]:
+        if not self.root.is_dir():
+            return []
+        return [p for p in sorted(self.root.iterdir()) if (p / "SKILL.md").is_file()]
 
     def _folder(self, name: object) -> Path:
         if not isinstance(name, str) or not _NAME.match(name.strip()):
             raise InvalidInput(f"draft name must be lowercase letters, digits and hyphens, got {name!r}")
         folder = self.root / name.strip()
         if not (folder / "SKILL.md").is_file():
-            names = ", ".join(d.name for d in self.list()) or "none"
+            names = ", ".join(p.name for p in self._folders()) or "none"
             raise NotFound(f"no skill draft {name!r}; drafts: {names}")
         return folder
 
@@ -268,11 +416,35 @@ class Drafts:
                      datetime.fromisoformat(created) if isinstance(created, str) else utcnow(),
                      str(meta.get("origin", "")), str(meta.get("action", "create")),
                      str(meta.get("skill", folder.name)),
-                     str(base["sha256"]) if isinstance(base, dict) and "sha256" in base else None)
+                     str(base["sha256"]) if isinstance(base, dict) and "sha256" in base else None,
+                     self._scan(folder))
+
+    def _scan(self, folder: Path) -> ScanReport:
+        """The scan of the draft folder as it is now (cached by content), its metadata left out."""
+        from ..skills.scan import scan_skill
+
+        return scan_skill(folder, cache_dir=self.cache_dir, exclude=SCAN_EXCLUDE)
 
 
 _HOW = ("; nothing was changed. Compare the differences, then edit the draft, reject it, or approve it with "
         "--force (force=True): the current text stays in the skill's history as a version")
+
+
+def _scan_fields(draft: Draft) -> dict[str, Any]:
+    """What an audit row keeps of a draft's scan: the verdict and how many findings of each severity."""
+    scan = draft.scan
+    if scan is None:
+        return {"verdict": draft.verdict}
+    return {"verdict": scan.verdict, "findings": len(scan.findings), "counts": scan.counts(),
+            "content_hash": scan.content_hash, "scanner_version": scan.scanner_version}
+
+
+def _diff_stat(diff: str) -> tuple[int, int]:
+    """Lines added and removed by one file's unified diff (its two header lines not counted)."""
+    lines = diff.splitlines()
+    body = lines[next((i for i, line in enumerate(lines) if line.startswith("@@")), len(lines)):]
+    added = sum(1 for line in body if line.startswith("+"))
+    return added, sum(1 for line in body if line.startswith("-"))
 
 
 def _sha256(data: bytes) -> str:

@@ -37,6 +37,7 @@ from .arguments import SHORT, Args, Param, parse_arguments
 if TYPE_CHECKING:
     from ..api import Kenning
     from ..llm import LLM
+    from ..skills.scan import ScanReport
 
 
 @dataclass(frozen=True)
@@ -245,14 +246,29 @@ def _skill_draft(c: Caller, a: Args) -> dict[str, Any]:
     draft = kb.drafts.save_text(name, content, origin=c.origin, action="create" if action == "create" else "edit",
                                 base=base)
     out = {"success": True, "action": action, "name": name, "status": "draft", "live": False,
-           "draft": draft.to_dict(),
+           "draft": {k: v for k, v in draft.to_dict().items() if k != "scan"}, "verdict": draft.verdict,
            "message": f"saved as draft {draft.name!r}, awaiting a person's approval: skill {name!r} is NOT "
                       f"{'created' if action == 'create' else 'changed'} yet and skills_list, skills_search and "
-                      f"skill_view do not show the draft. A person runs `kenning skill drafts approve {draft.name}` "
-                      "to apply it (or `reject`)."}
+                      f"skill_view do not show the draft. A person reviews it (`kenning skill review show "
+                      f"{draft.name}`) and approves it (`kenning skill review approve {draft.name}`) or rejects it."}
+    if draft.scan is not None and draft.verdict != "safe":
+        out.update(_scan_advice(draft.name, draft.scan))
     if action == "create" and (a["category"] or a["target"] != "user"):
         out["note"] = "a draft is approved into the user's skills; category and target are not kept with it"
     return out
+
+
+def _scan_advice(draft: str, scan: ScanReport) -> dict[str, Any]:
+    """The draft's top findings and what the agent can do about them, while it still can."""
+    from ..consolidate.drafts import TOP_FINDINGS, findings_text
+
+    counts = ", ".join(f"{n} {s}" for s, n in scan.counts().items() if n)
+    fate = ("a dangerous draft is never approved" if scan.verdict == "dangerous"
+            else "a person sees these findings and must accept them to approve it")
+    return {"findings": [f.to_dict() for f in scan.findings[:TOP_FINDINGS]], "counts": scan.counts(),
+            "scan": f"the skill scanner found draft {draft!r} {scan.verdict} ({counts}): "
+                    f"{findings_text(scan.findings)}. {fate}: if that text is not needed, call skill_manage again "
+                    "with it taken out (that saves a new draft; tell the user this one can be rejected)"}
 
 
 def _exists_not(c: Caller, name: str) -> None:
