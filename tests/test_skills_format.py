@@ -173,6 +173,8 @@ def test_duplicated_keys_are_named_capped_and_refused_on_write(tmp_path: Path) -
     (skill,), notes = load(tmp_path)
     duplicates = [m for _, level, m in notes if level == "warning"]
     assert len(duplicates) == 6 and duplicates[-1] == "and 195 more duplicated key(s)"
+    assert duplicates[0] == "key 'k0' is written twice (lines 4 and 5); YAML keeps only the last: delete one"
+    assert duplicates[4].startswith("key 'k4'")  # in reading order
     with pytest.raises(InvalidInput, match=r"key 'name' is written twice \(lines 2 and 3\)"):
         validate_skill_md("---\nname: dup\nname: dup\ndescription: Twice.\n---\n", "dup")
 

@@ -123,13 +123,8 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_SAFE_LOADER):
-    """The safe loader, except that a scalar YAML would build into an impossible value (the date
-    ``2024-13-45``, ``!!int abc``, an integer of 5,000 digits) stays its text, as skills-ref keeps
-    every scalar, instead of raising ValueError out of the whole library load."""
-
-
 def _or_text(build: Any) -> Any:
+    """A YAML constructor that falls back to the scalar's text when ``build`` cannot make a value."""
     def construct(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
         try:
             return build(loader, node)
@@ -138,9 +133,17 @@ def _or_text(build: Any) -> Any:
     return construct
 
 
-for _tag, _build in (("timestamp", yaml.SafeLoader.construct_yaml_timestamp),
-                     ("int", yaml.SafeLoader.construct_yaml_int), ("float", yaml.SafeLoader.construct_yaml_float)):
-    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _or_text(_build))
+class _Loader(_SAFE_LOADER):
+    """The safe loader, except that a scalar YAML would build into an impossible value (the date
+    ``2024-13-45``, ``!!int abc``, an integer of 5,000 digits) stays its text, as skills-ref keeps
+    every scalar, instead of raising ValueError out of the whole library load."""
+
+    yaml_constructors = {
+        **_SAFE_LOADER.yaml_constructors,
+        "tag:yaml.org,2002:timestamp": _or_text(yaml.SafeLoader.construct_yaml_timestamp),
+        "tag:yaml.org,2002:int": _or_text(yaml.SafeLoader.construct_yaml_int),
+        "tag:yaml.org,2002:float": _or_text(yaml.SafeLoader.construct_yaml_float),
+    }
 
 
 def _compose(text: str) -> tuple[yaml.Node | None, Any]:
@@ -206,7 +209,7 @@ def _source_texts(node: yaml.MappingNode) -> dict[str, str | None]:
 def _duplicate_keys(root: yaml.Node) -> list[str]:
     """A message for each key written twice in one mapping (at any depth), naming both lines. YAML
     keeps the last silently, so a second ``description:`` would replace the first unseen."""
-    found: list[str] = []
+    found: list[tuple[int, str]] = []  # (line, message)
     seen_nodes: set[int] = set()  # an alias can make the tree a graph, even a cycle
     stack: list[tuple[yaml.Node, str]] = [(root, "")]
     while stack:
@@ -222,15 +225,15 @@ def _duplicate_keys(root: yaml.Node) -> list[str]:
                 name = str(key.value) if isinstance(key, yaml.ScalarNode) else ""
                 line = key.start_mark.line + 2  # the front matter starts on line 2 of the file
                 if name and name in first_line:
-                    found.append(f"key {where + name!r} is written twice (lines {first_line[name]} and {line}); "
-                                 "YAML keeps only the last: delete one")
+                    found.append((line, f"key {where + name!r} is written twice (lines {first_line[name]} and "
+                                        f"{line}); YAML keeps only the last: delete one"))
                 first_line.setdefault(name, line)
                 stack.append((value, f"{where}{name}."))
-    found.sort()  # the stack visits the tree in no reading order
-    if len(found) > _MAX_DUPLICATES_SHOWN:
-        more = len(found) - _MAX_DUPLICATES_SHOWN
-        found = [*found[:_MAX_DUPLICATES_SHOWN], f"and {more} more duplicated key(s)"]
-    return found
+    messages = [m for _, m in sorted(found)]  # in reading order: the stack visits the tree in none
+    if len(messages) > _MAX_DUPLICATES_SHOWN:
+        more = len(messages) - _MAX_DUPLICATES_SHOWN
+        messages = [*messages[:_MAX_DUPLICATES_SHOWN], f"and {more} more duplicated key(s)"]
+    return messages
 
 
 # -- fields ----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ loop ends. A link that is not followed is a "skipped" diagnostic, counted by ``s
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -212,12 +213,14 @@ class _Walker:
         """Where a link to a folder leads, when the walk may follow it; else None (with a
         diagnostic when the link was meant for skills: a folder elsewhere, a broken link, a loop)."""
         try:
+            os.stat(link)  # follows the link: says whether it ends anywhere
             target = link.resolve()
-        except (OSError, RuntimeError):  # RuntimeError: a loop, before Python 3.13
-            self.note(link, "skipped", "link that leads to itself (a loop); not followed: remove it")
-            return None
-        if not target.exists():
-            self.note(link, "skipped", f"broken link: its target {target} does not exist; remove or repoint it")
+        except (OSError, RuntimeError) as exc:  # RuntimeError: resolve's word for a loop before Python 3.13
+            if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+                self.note(link, "skipped", "link that leads back to itself (a loop); not followed: remove it")
+            else:
+                self.note(link, "skipped", f"broken link: its target {os.readlink(link)} does not exist; "
+                                           "remove or repoint it")
             return None
         if not target.is_dir():
             return None  # a linked file among the folders: not a skill
