@@ -1,15 +1,19 @@
 """How skills are used: each view, and each outcome an agent reports (helped / failed /
 not-relevant, with a note), timestamped in ``kenning.db`` (table ``skill_usage``, migration 2).
 
-Usage is keyed by skill name, not location: what matters to the agent is whether "deploy" helps,
-whichever copy of it was in effect. This is the only module with SQL about usage.
+A row names the skill and, since migration 7, its location: the source root and the path inside it,
+the key its version history has (``versions.Location``), so a project's "deploy" and the user's are
+told apart and a skill's usage lines up with its history (the curator archives and restores by it).
+Rows written without a location (before migration 7, or by a caller that gives none) count by name.
+``stats`` groups by name, or by location (``by_location``). This is the only module with SQL about usage.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from ..errors import InvalidInput
 from ..store import Store
@@ -33,24 +37,48 @@ class UsageEvent:
                 "outcome": self.outcome, "detail": self.detail, "actor": self.actor}
 
 
+class Located(Protocol):
+    """Anything that says where a skill lives: a ``Skill`` or a ``versions.Location``."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def rel_path(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class UsageStats:
+    """Counts for one skill name, or (``stats(by_location=True)``) for one name at one location;
+    ``root`` and ``rel_path`` are None for rows recorded without a location."""
+
     name: str
     views: int
     helped: int
     failed: int
     not_relevant: int
     last_used: datetime | None
+    root: str | None = None
+    rel_path: str | None = None
 
     @property
     def uses(self) -> int:
         """Times an agent reported using the skill, whatever the outcome."""
         return self.helped + self.failed + self.not_relevant
 
+    @property
+    def location(self) -> tuple[str, str] | None:
+        """(root, rel_path), the key of the skill's history; None for rows counted by name."""
+        return (self.root, self.rel_path) if self.root is not None and self.rel_path is not None else None
+
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "views": self.views, "uses": self.uses, "helped": self.helped,
-                "failed": self.failed, "not_relevant": self.not_relevant,
-                "last_used": self.last_used.isoformat(timespec="seconds") if self.last_used else None}
+        out: dict[str, Any] = {
+            "name": self.name, "views": self.views, "uses": self.uses, "helped": self.helped,
+            "failed": self.failed, "not_relevant": self.not_relevant,
+            "last_used": self.last_used.isoformat(timespec="seconds") if self.last_used else None}
+        if self.root is not None:
+            out |= {"root": self.root, "rel_path": self.rel_path}
+        return out
 
 
 def check_outcome(outcome: object) -> str:
@@ -60,26 +88,39 @@ def check_outcome(outcome: object) -> str:
     return str(value)
 
 
-def record(store: Store, name: str, event: str, *, actor: str, outcome: str | None = None, detail: str = "") -> None:
+def record(store: Store, name: str, event: str, *, actor: str, outcome: str | None = None, detail: str = "",
+           location: Located | None = None, at: datetime | None = None) -> None:
+    """Store one event about skill ``name``; ``location`` (the skill, or its ``Location``) keys it
+    to that very copy; ``at`` (default now) is for events replayed from elsewhere."""
+    root, rel_path = (str(location.root), location.rel_path) if location is not None else (None, None)
     with store.transaction() as conn:
         conn.execute(
-            "INSERT INTO skill_usage (at, name, event, outcome, detail, actor) VALUES (?, ?, ?, ?, ?, ?)",
-            (to_epoch(utcnow()), name, event, outcome, store.redactor.text(detail[:MAX_NOTE], what="the note"), actor),
+            "INSERT INTO skill_usage (at, name, event, outcome, detail, actor, root, rel_path) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (to_epoch(at or utcnow()), name, event, outcome, store.redactor.text(detail[:MAX_NOTE], what="the note"),
+             actor, root, rel_path),
         )
 
 
-def stats(store: Store, name: str | None = None) -> list[UsageStats]:
-    """Counts per skill name (only ``name`` when given), most used first."""
+def stats(store: Store, name: str | None = None, *, by_location: bool = False) -> list[UsageStats]:
+    """Counts per skill name (only ``name`` when given), most used first. With ``by_location``, one
+    row per name and location, rows without a location (counted by name) apart from them."""
     where, params = ("WHERE name = ?", [name]) if name else ("", [])
+    keys = "name, root, rel_path" if by_location else "name"
     with store.transaction() as conn:
         rows = conn.execute(
-            "SELECT name, sum(event = 'view'), sum(outcome = 'helped'), sum(outcome = 'failed'), "
-            f"sum(outcome = 'not-relevant'), max(at) FROM skill_usage {where} GROUP BY name",
+            f"SELECT {keys}, sum(event = 'view'), sum(outcome = 'helped'), sum(outcome = 'failed'), "
+            f"sum(outcome = 'not-relevant'), max(at) FROM skill_usage {where} GROUP BY {keys}",
             params,
         ).fetchall()
-    out = [UsageStats(r[0], int(r[1] or 0), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0), from_epoch(r[5]))
-           for r in rows]
-    return sorted(out, key=lambda s: (-(s.uses + s.views), s.name))
+    out = [_stats(r[0], r[3:] if by_location else r[1:], *(r[1:3] if by_location else (None, None))) for r in rows]
+    return sorted(out, key=lambda s: (-(s.uses + s.views), s.name, s.root or "", s.rel_path or ""))
+
+
+def _stats(name: str, counts: tuple[Any, ...], root: str | None, rel_path: str | None) -> UsageStats:
+    views, helped, failed, not_relevant, last = counts
+    return UsageStats(name, int(views or 0), int(helped or 0), int(failed or 0), int(not_relevant or 0),
+                      from_epoch(last), root, rel_path)
 
 
 def recent(store: Store, name: str, limit: int = 20) -> list[UsageEvent]:

@@ -209,6 +209,30 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             BEGIN SELECT RAISE(ABORT, 'the audit log is append-only (only kenning purge may blank an entry)'); END;
         """,
     ),
+    (
+        7,
+        "skill usage by location, and pinned skills",
+        """
+        -- the skill a view or outcome was about, by the key its history has (source root + path
+        -- inside it): two skills of one name (a project's and the user's) are told apart; rows from
+        -- before this migration have none and count by name
+        ALTER TABLE skill_usage ADD COLUMN root TEXT;
+        ALTER TABLE skill_usage ADD COLUMN rel_path TEXT;
+        CREATE INDEX skill_usage_location ON skill_usage (root, rel_path, at);
+
+        -- skills the curator leaves alone (never stale, never archived), by location
+        CREATE TABLE skill_pins (
+            root     TEXT NOT NULL,
+            rel_path TEXT NOT NULL,
+            name     TEXT NOT NULL,
+            source   TEXT NOT NULL,
+            at       REAL NOT NULL,
+            actor    TEXT NOT NULL,
+            reason   TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (root, rel_path)
+        ) WITHOUT ROWID;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -254,7 +278,7 @@ def migrate(conn: sqlite3.Connection, path: str) -> int:
 
 
 TABLES = frozenset("""meta items entity_names items_fts items_vocab vectors audit skill_blobs skill_versions
-    skill_version_files skill_usage passage_vectors consolidated_messages schema_migrations""".split())
+    skill_version_files skill_usage passage_vectors consolidated_messages schema_migrations skill_pins""".split())
 
 
 def check_tables(conn: sqlite3.Connection, path: str) -> None:
