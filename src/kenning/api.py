@@ -94,7 +94,7 @@ class Kenning:
 
         return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
                       extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
-                      actor=self.actor, gate=self.gate)
+                      actor=self.actor, gate=self.gate, approvals_file=self.settings.skill_approvals_path)
 
     @property
     def notes(self) -> Notes:

@@ -10,6 +10,9 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
 
     [skills]
     extra_dirs = ["~/team-skills"]   # read-only skill folders, after project, user and built-in ones
+    # install sources (git URL or local path prefixes) and source names ("project", "user", "extra")
+    # whose skills are trusted: a caution verdict is let through, dangerous never (kenning.skills.trust)
+    trusted = ["https://github.com/anthropics/skills", "~/team-skills", "project"]
 
     [hot]
     memory_tokens = 2000             # budget of MEMORY.md (tokens, see kenning.tokens)
@@ -122,6 +125,7 @@ class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
     skill_extra_dirs: tuple[Path, ...] = ()
+    skill_trusted: tuple[str, ...] = ()  # [skills] trusted: URLs as written, paths absolute, source names
     hot: HotConfig = field(default_factory=HotConfig)
     gate: GateConfig = field(default_factory=GateConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
@@ -130,6 +134,11 @@ class Settings:
     @property
     def db_path(self) -> Path:
         return self.home / DB_FILE
+
+    @property
+    def skill_approvals_path(self) -> Path:
+        """Skills a person let in although the scanner called them dangerous (``kenning skill approve``)."""
+        return self.home / "skill-approvals.json"
 
     @property
     def config_path(self) -> Path:
@@ -155,6 +164,8 @@ class Settings:
             "database WAL": f"{db}-wal",
             "database shared memory": f"{db}-shm",
             "skills": str(self.skills_dir),
+            "skills lock": str(self.home / "skills.lock"),
+            "skill install quarantine": str(self.home / "quarantine"),
             "hot memory": str(self.home / "MEMORY.md"),
             "hot memory about the user": str(self.home / "USER.md"),
             "history": str(self.home / "HISTORY.md"),
@@ -162,6 +173,7 @@ class Settings:
             "archive": str(self.home / "archive"),
             "session transcripts": str(self.home / "sessions"),
             "skill drafts": str(self.home / "drafts"),
+            "skill approvals": str(self.skill_approvals_path),
             "cache": str(self.cache_dir),
             # the same files of every other scope: scopes/user+alice/MEMORY.md, …/daily, …/sessions
             "other scopes' files": str(self.home / "scopes"),
@@ -215,6 +227,7 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         passage_prefix=str(section.get("passage_prefix") or ""),
     )
     return Settings(home=root, embedder=embedder, skill_extra_dirs=_extra_dirs(root, data.get("skills", {})),
+                    skill_trusted=_trusted(root, data.get("skills", {})),
                     hot=_hot(root, data.get("hot", {})), gate=_gate(root, data.get("gate", {})),
                     llm=_llm(root, data.get("llm", {})),
                     mcp=_mcp(root, data.get("mcp", {})))
@@ -309,6 +322,44 @@ def _extra_dirs(root: Path, section: object) -> tuple[Path, ...]:
     if not isinstance(dirs, list) or not all(isinstance(d, str) and d.strip() for d in dirs):
         raise InvalidInput(f"[skills] extra_dirs in {root / CONFIG_FILE} must be a list of folder paths")
     return tuple((root / Path(d).expanduser()).resolve() for d in dirs)
+
+
+TRUSTABLE_SOURCES = ("project", "user", "extra")
+
+
+def _trusted(root: Path, section: object) -> tuple[str, ...]:
+    """``[skills] trusted``: install-source prefixes (a git URL such as ``https://github.com/acme``, or
+    ``user@host:path``, kept as written; a local path, made absolute from the data directory like
+    ``extra_dirs``) and the source names ``project``, ``user``, ``extra``."""
+    where = f"[skills] trusted in {root / CONFIG_FILE}"
+    if not isinstance(section, dict):
+        raise InvalidInput(f"[skills] in {root / CONFIG_FILE} must be a table")
+    entries = section.get("trusted", [])
+    if isinstance(entries, str):
+        entries = [entries]
+    if not isinstance(entries, list):
+        raise InvalidInput(f"{where} must be a list such as [\"https://github.com/acme/skills\", \"project\"], "
+                           f"got {entries!r}")
+    out: list[str] = []
+    for entry in entries:
+        if not isinstance(entry, str) or not entry.strip() or "\0" in entry:
+            raise InvalidInput(f"{where}: {entry!r} is not a git URL, a folder path or one of "
+                               f"{', '.join(TRUSTABLE_SOURCES)}")
+        entry = entry.strip()
+        if entry == "builtin":
+            raise InvalidInput(f"{where}: 'builtin' is a trust level of its own (kenning's skills are always "
+                               f"trusted); list install sources or {', '.join(TRUSTABLE_SOURCES)}")
+        if entry in TRUSTABLE_SOURCES or _is_url(entry):
+            out.append(entry.rstrip("/") if _is_url(entry) else entry)
+        else:
+            out.append(str((root / Path(entry).expanduser()).resolve()))
+    return tuple(dict.fromkeys(out))
+
+
+def _is_url(entry: str) -> bool:
+    """``scheme://…`` or ``user@host:path`` (what kenning.skills.trust calls a URL)."""
+    head, sep, _ = entry.partition(":")
+    return "://" in entry or bool(sep) and "@" in head and "/" not in head
 
 
 def _opt_str(value: object) -> str | None:

@@ -7,6 +7,7 @@ Sections, in this order (each takes at most its share of the budget and only wha
 section               share  what
 ====================  =====  ===============================================================
 hot memory            40 %   USER.md and MEMORY.md as a session snapshot (cut from the end)
+always-on skills     100 %   every ``always: true`` skill, in full, before anything optional
 skills catalog        15 %   the budgeted, task-aware index of every skill
 matching skills       25 %   the 1-3 skills that match the task best, in full, if they fit
 facts                 15 %   recalled for the task (hot facts are already shown above)
@@ -45,9 +46,9 @@ MAX_BUDGET = 200_000
 MIN_CHARS = 500
 MAX_CHARS = 1_000_000
 LAYOUTS = ("task", "session")
-SHARES = {"hot": 0.40, "catalog": 0.15, "skills": 0.25, "facts": 0.15, "lessons": 0.10, "entities": 0.05,
+SHARES = {"hot": 0.40, "always": 1.0, "catalog": 0.15, "skills": 0.25, "facts": 0.15, "lessons": 0.10, "entities": 0.05,
           "notes": 0.10}
-TITLES = {"hot": "Hot memory", "catalog": "Skills", "skills": "Matching skills", "facts": "Relevant facts",
+TITLES = {"hot": "Hot memory", "always": "Skills always in use", "catalog": "Skills", "skills": "Matching skills", "facts": "Relevant facts",
           "lessons": "Lessons", "entities": "Entities", "notes": "Notes"}
 MAX_SKILLS = 3
 SKILL_SHARE_OF_BEST = 0.6  # a skill is shown in full only if it scores at least this share of the best
@@ -195,7 +196,8 @@ class _Assembly:
             self.sections.append(Section(name, title, text, count_tokens(text), tuple(p.source for p in kept)))
             self.used = count_tokens(self._markdown())
             self.chars = len(self._markdown())
-        self.carry = max(0, allowance - (self.used - before))
+        if SHARES[name] < 1:  # a section that may take everything left passes on what came to it
+            self.carry = max(0, allowance - (self.used - before))
 
     def _markdown(self) -> str:
         return _join(self.heading, [s.text for s in self.sections])
@@ -227,6 +229,7 @@ def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: s
         return build_session_context(kb, task, budget, scope=scope, max_chars=chars)
     ctx = _Assembly(task, budget, chars)
     _hot(kb, ctx, scope)
+    _always(kb, ctx)
     _catalog(kb, ctx, task)
     _skills(kb, ctx, task)
     shown = {str(s.get("id")) for sec in ctx.sections for s in sec.sources if s.get("id")}
@@ -264,6 +267,15 @@ def _catalog(kb: Kenning, ctx: _Assembly, task: str) -> None:
     body = re.sub(r"^## Skills\n", "", catalog["text"]).strip()
     ctx.add("catalog", [Part(body, {"name": "skills catalog", "skills": catalog["skills"],
                                     "omitted": catalog["omitted"], "name_only": catalog["name_only"]})])
+
+
+def _always(kb: Kenning, ctx: _Assembly) -> None:
+    parts = []
+    for skill in kb.skills.always():
+        view = kb.skills.skill_view(skill.qualified)
+        parts.append(Part(f"### {view['name']} ({view['path']})\n{view['content'].strip()}",
+                          {"name": view["name"], "path": view["path"], "always": True}))
+    ctx.add("always", parts)
 
 
 def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:

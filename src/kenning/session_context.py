@@ -21,7 +21,8 @@ search instead, gives way first. Entries are kept or cut whole (one that does no
 over; a smaller one after it may still fit); the last paragraph says what was cut and which tool
 finds it. Priority: hot entries by the hot tier's own score (its order of demotion, reversed),
 shown in file order; relevant memory by score; recent notes matching the task, then newest first;
-skills as in the catalog (matching the task, ``always``, most used, by name).
+skills as in the catalog (``always``, matching the task, most used, by name). The ``always: true``
+skills are shown whole after hot memory, taking what they need of the rest before anything else.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from .fileio import read_or_none
 from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
 from .skills.availability import missing
-from .skills.library import MATCH_SHARE_OF_BEST, TASK_MATCHES
 from .tiers.hotfile import BY_KEY, FILES
 from .tiers.notefile import HISTORY_FILE, daily_name, daily_paragraphs, decode, history_paragraphs
 from .tiers.notes import MAX_K as MAX_NOTES
@@ -52,8 +52,10 @@ if TYPE_CHECKING:
 # Claude Code passes hook output of up to 10,000 characters to the model whole (longer output goes
 # to a file and only a preview is shown): a margin for the hook's own wrapping
 SESSION_MAX_CHARS = 9_500
-SHARES = {"hot": 0.45, "relevant": 0.25, "recent": 0.10, "catalog": 0.20}
-TITLES = {"hot": "Hot memory", "relevant": "Relevant memory", "recent": "Recent sessions", "catalog": "Skills"}
+# "always": the ``always: true`` skills, in full, take what they need of what hot memory's share leaves
+SHARES = {"hot": 0.45, "always": 0.55, "relevant": 0.25, "recent": 0.10, "catalog": 0.20}
+TITLES = {"hot": "Hot memory", "always": "Skills always in use", "relevant": "Relevant memory",
+          "recent": "Recent sessions", "catalog": "Skills"}
 CATALOG_HINT = "Read a skill with skill_view(name) before following it."
 # The task of a session is weak (a folder name, a branch): recall ranks every item against it, so
 # only hits within this share of the best score count as matching (a hit that shares the project's
@@ -159,6 +161,7 @@ def build_session_context(kb: Kenning, task: str, budget: int, *, scope: str = "
     shown |= {str(e.source["id"]) for e in relevant}
     recent = _recent(kb, scope, shown, latest, {h.id for h in matching})
     memory = [_Candidates("hot", f"## {TITLES['hot']}", hot),
+              _Candidates("always", f"## {TITLES['always']}", _always(kb)),
               _Candidates("relevant", f"## {TITLES['relevant']}", relevant),
               _Candidates("recent", f"## {TITLES['recent']}", recent)]
     room = (limit - len(head) - 1, budget - count_tokens(head) - 1)  # the heading and the final line break
@@ -214,10 +217,12 @@ def _total(section: _Candidates, costs: dict[str, tuple[int, int]]) -> tuple[int
 
 
 def _fill(sections: list[_Candidates], room: tuple[int, int], costs: dict[str, tuple[int, int]]) -> None:
-    """Each section up to its floor, then what is left to the sections in order."""
+    """Each section up to its floor (within what the sections before it left), then what is left to
+    the sections in order."""
     for section in sections:
         floor = (int(room[0] * SHARES[section.name]), int(room[1] * SHARES[section.name]))
-        _take(section, floor, costs)
+        left = (room[0] - sum(s.used[0] for s in sections), room[1] - sum(s.used[1] for s in sections))
+        _take(section, (min(floor[0], left[0]), min(floor[1], left[1])), costs)
     for section in sections:
         left = (room[0] - sum(s.used[0] for s in sections), room[1] - sum(s.used[1] for s in sections))
         _take(section, _plus(left, section.used), costs)
@@ -372,16 +377,19 @@ def _recent_notes(notes: Notes, today: dt.date) -> list[Note]:
 
 
 def _skills(kb: Kenning, task: str) -> list[tuple[Skill, bool]]:
-    """Every visible skill in the catalog's priority order (matching the task, always, most used,
-    by name), and whether it matches the task."""
-    skills = kb.skills
-    index = skills.index()
-    visible = index.visible()
-    matches = [m for m in skills.finder.search(index, task, TASK_MATCHES) if not m.always] if visible else []
-    first = {id(m.skill): n for n, m in enumerate(matches) if m.score >= MATCH_SHARE_OF_BEST * matches[0].score}
-    used = {s.name: s.views + s.uses for s in skills.stats()}
-    order = sorted(visible, key=lambda s: (first.get(id(s), len(first)), not s.always, -used.get(s.name, 0), s.name))
-    return [(s, id(s) in first) for s in order]
+    """Every skill a model is shown, in the catalog's priority order (always, matching the task, most
+    used, by name), and whether it matches the task."""
+    return kb.skills.ranked(task)
+
+
+def _always(kb: Kenning) -> list[Line]:
+    """The ``always: true`` skills, each whole: in use in every session, they are not an index entry."""
+    out = []
+    for n, skill in enumerate(kb.skills.always()):
+        body = kb.skills.skill_view(skill.qualified)["content"].strip()
+        out.append(Line(f"### {skill.name} ({skill.path})\n{body}",
+                        {"name": skill.name, "path": str(skill.path), "always": True}, order=n))
+    return out
 
 
 def _skill_line(skill: Skill, order: int, matched: bool, limit: int | None) -> Line:

@@ -84,6 +84,10 @@ def _missing(row: dict[str, Any]) -> str:
     return "yes" if row["available"] else "no: " + ", ".join(row["missing"])
 
 
+def _verdict(row: dict[str, Any]) -> str:
+    return "dangerous: held back" if row["held"] else str(row["verdict"])
+
+
 # -- the group -------------------------------------------------------------------------------------
 
 
@@ -120,9 +124,9 @@ def list_skills(skills: Skills, category: str | None, as_json: bool) -> None:
     if not result["skills"]:
         output.show("No skills found." + (f" (category {category!r})" if category else ""))
     else:
-        rows = [(r["name"], r["category"], r["source"], _missing(r), output.truncate(r["description"], 70))
-                for r in result["skills"]]
-        output.show(output.table(f"{result['count']} skills", ("name", "category", "source", "available",
+        rows = [(r["name"], r["category"], r["source"], _missing(r), _verdict(r),
+                 output.truncate(r["description"], 70)) for r in result["skills"]]
+        output.show(output.table(f"{result['count']} skills", ("name", "category", "source", "available", "scan",
                                                               "description"), rows))
     if result["shadowed"]:
         shadowed = [(s["name"], s["source"], s["path"], s["shadowed_by"]) for s in result["shadowed"]]
@@ -132,6 +136,9 @@ def list_skills(skills: Skills, category: str | None, as_json: bool) -> None:
                          + " or ".join(dup["use"])))
     if result["skipped"]:
         output.show(Text(f"{result['skipped']} skill folder(s) could not be loaded: `kenning skill check` says why."))
+    if result["held"]:
+        output.show(Text(f"{result['held']} skill(s) scanned as dangerous are held back from the catalog, search and "
+                         "context: `kenning skill scan NAME` shows why, `kenning skill approve NAME` lets one in."))
 
 
 @skill.command()
@@ -291,6 +298,28 @@ def scan(target: str, as_json: bool, project_dir: Path | None) -> None:
                          style=style))
     if report.verdict == "dangerous":
         ctx.exit(DANGEROUS_EXIT)
+
+
+@skill.command()
+@click.argument("name")
+@reason_option
+@json_option
+@pass_skills
+def approve(skills: Skills, name: str, reason: str, as_json: bool) -> None:
+    """Let skill NAME, held back because the scanner called it dangerous, into the catalog, search and
+    context, as its files are now (a later change is scanned again). Read `kenning skill scan NAME`
+    first. Audited.
+
+    \b
+    Example:
+      kenning skill scan pentest-notes
+      kenning skill approve pentest-notes --reason "teaching material, reviewed"
+    """
+    result = skills.approve(name, reason=reason)
+    if as_json:
+        output.print_json(result)
+        return
+    output.show(Text(result["message"][:1].upper() + result["message"][1:] + "."))
 
 
 @skill.command()

@@ -201,7 +201,7 @@ def _protocol_errors() -> Iterator[None]:
 
 
 def _resources(kb: Kenning, scope: str) -> types.ListResourcesResult:
-    return types.ListResourcesResult.model_validate(handshake.resources_result(scope, kb.skills.index().visible()))
+    return types.ListResourcesResult.model_validate(handshake.resources_result(scope, kb.skills.model_index().visible()))
 
 
 def _read(kb: Kenning, uri: str, scope: str) -> str:

@@ -6,11 +6,14 @@ this order:
 
 1. descriptions are shortened evenly: every description longer than a common cap is cut to it,
    the cap as high as the budget allows (never below ``MIN_DESCRIPTION_TOKENS``);
-2. the skills of lowest priority are listed by name only;
-3. then left out, with a line that says how many and where to find them.
+2. then the descriptions of the skills matching the task, the same way with a cap of their own;
+3. the skills of lowest priority are listed by name only (the caps then rise again to fill what
+   that freed);
+4. then left out, with a line that says how many and where to find them.
 
-Priority: skills that match the task (their descriptions are never shortened), then ``always``
-skills, then the most used, then by name. Token counts come from ``kenning.tokens``.
+Priority: ``always`` skills (in use in every session: their descriptions are never shortened and
+they are the last to go), then the skills matching the task, then the most used, then by name.
+Token counts come from ``kenning.tokens``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ MAX_BUDGET = 200_000
 ELLIPSIS = "…"
 UNCATEGORISED = "other"
 MATCHING = "matching this task"
+ALWAYS = "always in use"
 HEADER = "## Skills\nRead a skill with skill_view(name) before following it."
 
 
@@ -37,7 +41,8 @@ class Entry:
     description: str
     category: str | None
     missing: tuple[str, ...] = ()
-    matched: bool = False  # matches the task: keeps its whole description
+    matched: bool = False  # matches the task: shortened only after every other description
+    always: bool = False  # ``always: true``: keeps its whole description
 
     @property
     def mark(self) -> str:
@@ -96,13 +101,17 @@ class _Costs:
         self.names_line = count(_names_line([])) + 1
         self.omitted_line = count(_omitted_line(len(entries))) + 1
 
-    def total(self, described: int, shown: int, cap: int) -> int:
-        """Tokens with the first ``described`` entries described (capped at ``cap`` unless matched),
-        the next ones up to ``shown`` by name, the rest omitted."""
+    def described_cost(self, i: int, cap: int, matched_cap: int) -> int:
+        """Tokens of entry ``i``'s line when described: always skills whole, matching ones up to
+        ``matched_cap``, the rest up to ``cap``."""
+        entry, own = self.entries[i], self.desc[i]
+        return self.prefix[i] + (own if entry.always else min(own, matched_cap if entry.matched else cap))
+
+    def total(self, described: int, shown: int, cap: int, matched_cap: int) -> int:
+        """Tokens with the first ``described`` entries described, the next ones up to ``shown`` by
+        name, the rest omitted."""
         cost = self.header + sum(self.heading[g] for g in set(self.group[:described]))
-        for i in range(described):
-            own = self.desc[i]
-            cost += self.prefix[i] + (own if self.entries[i].matched else min(own, cap))
+        cost += sum(self.described_cost(i, cap, matched_cap) for i in range(described))
         if shown > described:
             cost += self.names_line + sum(self.name[described:shown])
         if shown < len(self.entries):
@@ -123,25 +132,45 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int | None:
     return lo
 
 
-def plan(costs: _Costs, budget: int) -> tuple[int, int, int]:
-    """(described, shown, cap) of the fullest catalog within ``budget``."""
+@dataclass(frozen=True)
+class Plan:
+    described: int  # the first entries, described
+    shown: int  # the next ones up to here, by name
+    cap: int  # tokens of a description (not matching, not always)
+    matched_cap: int  # tokens of a matching skill's description
+
+
+def plan(costs: _Costs, budget: int) -> Plan:
+    """The fullest catalog within ``budget``: every entry described with the highest caps that fit,
+    else the fewest entries by name only (and the caps raised again into what that freed), else the
+    fewest left out."""
     n = len(costs.entries)
     top = max(costs.desc, default=0)
     floor = min(MIN_DESCRIPTION_TOKENS, top)
-    if costs.total(n, n, top) <= budget:
-        return n, n, top
-    cap = _largest(floor, top, lambda c: costs.total(n, n, c) <= budget)
-    if cap is not None:
-        return n, n, cap
-    described = _largest(0, n, lambda d: costs.total(d, n, floor) <= budget)
-    if described is not None:
-        cap = _largest(floor, top, lambda c: costs.total(described, n, c) <= budget) or floor
-        return described, n, cap
-    shown = _largest(0, n, lambda s: costs.total(0, s, floor) <= budget)
-    if shown is None:
+
+    def fits(d: int, s: int, cap: int, matched_cap: int) -> bool:
+        return costs.total(d, s, cap, matched_cap) <= budget
+
+    always = sum(1 for e in costs.entries if e.always)  # they lead the priority order
+    most = _largest(0, n, lambda d: fits(d, n, floor, floor))
+    if most is not None and most >= always:
+        described = most
+        if described < n:  # some go by name: the always and matching skills first keep what they can
+            first = sum(1 for e in costs.entries if e.always or e.matched)  # they lead the priority order
+            lead = min(first, described)
+            matched_cap = _largest(floor, top, lambda m: fits(lead, n, floor, m)) or floor
+            described = _largest(lead, n, lambda d: fits(d, n, floor, matched_cap)) or lead
+        else:
+            matched_cap = _largest(floor, top, lambda m: fits(n, n, floor, m)) or floor
+        cap = _largest(floor, top, lambda c: fits(described, n, c, max(c, matched_cap))) or floor
+        return Plan(described, n, cap, max(cap, matched_cap))
+    # not every skill can even be named: the always skills stay described, then as many names as fit
+    kept = _largest(0, always, lambda d: fits(d, d, floor, floor))
+    if kept is None:
         raise InvalidInput(f"a budget of {budget} tokens cannot hold even the catalog's header; "
-                           f"give at least {costs.total(0, 0, floor)} tokens")
-    return 0, shown, floor
+                           f"give at least {costs.total(0, 0, floor, floor)} tokens")
+    shown = _largest(kept, n, lambda s: fits(kept, s, floor, floor)) or kept
+    return Plan(kept, shown, floor, floor)
 
 
 def shorten(text: str, cap: int, tokens: int, count: Callable[[str], int]) -> str:
@@ -167,31 +196,34 @@ def build(entries: Sequence[Entry], budget: int, count: Callable[[str], int] = c
     costs = _Costs(entries, count)
     target = budget
     while True:
-        described, shown, cap = plan(costs, target)
-        text = render(entries, described, shown, cap, costs, count)
+        chosen = plan(costs, target)
+        text = render(entries, chosen, costs, count)
         used = count(text)
         if used <= budget or target <= MIN_BUDGET:
             break
         target -= max(1, used - budget)  # the parts' counts did not add up exactly: plan for less
-    shortened = sum(1 for i in range(described) if not entries[i].matched and costs.desc[i] > cap)
+    described, shown = chosen.described, chosen.shown
+    shortened = sum(1 for i in range(described) if costs.described_cost(i, chosen.cap, chosen.matched_cap)
+                    < costs.prefix[i] + costs.desc[i])
     return Catalog(text, used, budget, len(entries), described - shortened, shortened, shown - described,
                    len(entries) - shown, tuple(e.name for e in entries[:described] if e.matched))
 
 
 def _group(entry: Entry) -> str:
-    return MATCHING if entry.matched else (entry.category or UNCATEGORISED)
+    return ALWAYS if entry.always else MATCHING if entry.matched else (entry.category or UNCATEGORISED)
 
 
-def render(entries: Sequence[Entry], described: int, shown: int, cap: int, costs: _Costs,
-           count: Callable[[str], int]) -> str:
+def render(entries: Sequence[Entry], chosen: Plan, costs: _Costs, count: Callable[[str], int]) -> str:
+    described, shown = chosen.described, chosen.shown
     groups: dict[str, list[str]] = {}
     for i, e in enumerate(entries[:described]):
-        text = e.description if e.matched else shorten(e.description, cap, costs.desc[i], count)
+        cap = costs.desc[i] if e.always else chosen.matched_cap if e.matched else chosen.cap
+        text = shorten(e.description, cap, costs.desc[i], count)
         groups.setdefault(_group(e), []).append(f"- {e.name}{e.mark}: {text}")
-    order = sorted(groups, key=lambda g: (g != MATCHING, g == UNCATEGORISED, g))
+    order = sorted(groups, key=lambda g: (g != ALWAYS, g != MATCHING, g == UNCATEGORISED, g))
     parts = [HEADER]
     for group in order:
-        lines = groups[group] if group == MATCHING else sorted(groups[group])
+        lines = groups[group] if group in (ALWAYS, MATCHING) else sorted(groups[group])
         parts.append(f"\n### {group}\n" + "\n".join(lines))
     if not entries:
         parts.append("\nNo skills yet: skill_manage(action='create', ...) adds one.")

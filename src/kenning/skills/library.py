@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..embed import Embedder
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..gate import Gate
 from ..retrieval import check_query
 from ..store import Store
@@ -26,10 +26,12 @@ from .catalog import check_budget
 from .catalog_cache import CatalogCache, cache_file, environment_fingerprint
 from .diff import state_diff
 from .duplicates import DuplicateFinder
+from .guard import Guarded, SkillGuard
 from .index import Loader, SkillIndex
 from .manage import Manager
 from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
 from .repair import Repairs
+from .scan import SCANNER_VERSION, ScanReport, scan_skill
 from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
 from .usage import UsageEvent, UsageStats, check_outcome
@@ -71,6 +73,7 @@ class Skills:
         cache_dir: Path | None = None,
         actor: str = "api",
         gate: Gate | None = None,
+        approvals_file: Path | None = None,
     ) -> None:
         self.store = store
         self.actor = actor
@@ -82,7 +85,10 @@ class Skills:
         self.manager = Manager(store, self.sources, self.loader, DuplicateFinder(vectors), actor, self._changed,
                                self.gate)
         self.repairs = Repairs(store, self.sources, actor)
-        self.catalog_cache = CatalogCache(cache_file(cache_dir or user_root.parent / "cache", self.sources))
+        self.cache_dir = cache_dir or user_root.parent / "cache"
+        self.catalog_cache = CatalogCache(cache_file(self.cache_dir, self.sources))
+        self.guard = SkillGuard(store, cache_dir=self.cache_dir, actor=actor,
+                                approvals_file=approvals_file or user_root.parent / "skill-approvals.json")
 
     def _changed(self) -> None:
         """Called after every write through kenning: drop whatever was derived from the files."""
@@ -98,6 +104,16 @@ class Skills:
         index = self.loader.load()
         self.repairs.record_unrecorded(index)
         return index
+
+    def guarded(self) -> Guarded:
+        """The scanner's verdict on every skill as the files are now, and which are held back as
+        dangerous until a person approves them (see ``guard``)."""
+        index = self.index()
+        return self.guard.guarded(index, self.loader.manifest.digest)
+
+    def model_index(self) -> SkillIndex:
+        """The library a model is shown: ``index()`` without the skills held back as dangerous."""
+        return self.guarded().model_index
 
     def get(self, name: str) -> Skill:
         """The skill ``name`` refers to: ``deploy``, ``devops/deploy``, ``project:deploy``, a folder path."""
@@ -116,6 +132,10 @@ class Skills:
         for item in index.shadowed():
             notes.append(Diagnostic(item.skill.path, item.skill.source, "info",
                                     f"shadowed by {item.by.source} skill {item.by.path}"))
+        guarded = self.guarded()
+        for skill in index.skills:
+            if skill.path in guarded.held:
+                notes.append(Diagnostic(skill.path, skill.source, "warning", _held_message(skill, guarded)))
         return notes
 
     def skills_list(self, category: str | None = None) -> dict[str, Any]:
@@ -124,16 +144,26 @@ class Skills:
         that must be qualified) and ``skipped`` (folders that could not be loaded). Names and
         descriptions only, never bodies."""
         index = self.index()
-        shown = _in_category(index.visible(), category.strip().strip("/") if category else None)
+        guarded = self.guarded()
+        cat = category.strip().strip("/") if category else None
+        shown = _in_category(guarded.model_index.visible(), cat)
+        shown_paths = {s.path for s in shown}
+        # a held skill is listed, marked, where it would be (not when a skill it shadows stands in for it)
+        held = [s for s in _in_category(index.visible(), cat) if s.path in guarded.held]
         rows = []
-        for skill in sorted(shown, key=lambda s: (s.category or "", s.name)):
+        for skill in sorted([*shown, *(s for s in held if s.path not in shown_paths)],
+                            key=lambda s: (s.category or "", s.name, s.path in guarded.held)):
             lacking = missing(skill.requires)
             rows.append({"name": skill.name, "description": skill.description, "category": skill.category,
-                         "source": skill.source, "available": not lacking, "missing": lacking})
+                         "source": skill.source, "available": not lacking, "missing": lacking,
+                         "verdict": guarded.verdict(skill) or "unchecked", "held": skill.path in guarded.held})
         skipped = sum(1 for d in index.diagnostics if d.level == "skipped")
         hint = "skill_view(name) shows a skill's instructions and linked files; skill_view(name, file_path) one file."
         if skipped:
             hint += f" {skipped} skill folder(s) could not be loaded: `kenning skill check` says why."
+        if held:
+            hint += (f" {len(held)} skill(s) scanned as dangerous are held back (not in the catalog, search or "
+                     "context) until a person approves them: `kenning skill scan NAME`, `kenning skill approve NAME`.")
         return {
             "success": True,
             "count": len(rows),
@@ -144,13 +174,21 @@ class Skills:
             "duplicates": [{"name": g[0].name, "source": g[0].source, "paths": [str(s.path) for s in g],
                             "use": [s.qualified for s in g]} for g in index.duplicates()],
             "skipped": skipped,
+            "held": len(held),
         }
 
     def skill_view(self, name: str, file_path: str | None = None) -> dict[str, Any]:
         """``{success, name, content, linked_files: {references, templates, scripts, assets, ".", ...},
         files_not_listed, tags, related_skills, available, missing}`` (plus source, path, category,
         file_path); with ``file_path``, ``content`` is that file of the skill."""
-        skill = self.get(name)
+        guarded = self.guarded()
+        try:
+            skill = guarded.model_index.resolve(name)  # a held skill gives way to one of the same name
+        except NotFound:
+            held = self.get(name)
+            if held.path in guarded.held:
+                raise Forbidden(_held_message(held, guarded)) from None
+            raise
         rel = None
         if file_path in (None, "", SKILL_FILE):
             content = _read_text(skill.skill_md, SKILL_FILE)
@@ -184,7 +222,7 @@ class Skills:
         """The skills that match ``task`` best, by words and meaning: ``{success, task, count, skills:
         [{name, description, category, source, score, why, always, available, missing}], hint}``.
         Skills marked ``always: true`` are included after the matches."""
-        matches = self.finder.search(self.index(), task, k)
+        matches = self.finder.search(self.model_index(), task, k)
         return {
             "success": True,
             "task": task.strip(),
@@ -202,30 +240,42 @@ class Skills:
         budget = check_budget(budget_tokens)
         task = check_query(task) if isinstance(task, str) and task.strip() else None
         cat = category.strip().strip("/") if isinstance(category, str) and category.strip() else None
-        state = f"{self.loader.current_manifest().digest}:{environment_fingerprint()}"
+        state = (f"{self.loader.current_manifest().digest}:{environment_fingerprint()}:{SCANNER_VERSION}:"
+                 f"{self.guard.approvals_stamp()}")  # what the guard's verdicts depend on (see guard)
         key = f"{'task:' + task if task else 'all'}\0{cat or ''}\0{budget}"
         cached = self.catalog_cache.get(state, key)
         if cached is not None:
             return cached.to_dict() | {"cached": True}
-        built = build_catalog(self._catalog_entries(self.index(), task, cat), budget)
+        built = build_catalog(self._catalog_entries(task, cat), budget)
         self.catalog_cache.put(state, key, built, persist=task is None)
         return built.to_dict() | {"cached": False}
 
-    def _catalog_entries(self, index: SkillIndex, task: str | None, category: str | None) -> list[CatalogEntry]:
-        """The visible skills (of ``category``) in catalog priority order: matching the task, always,
-        most used, by name."""
+    def ranked(self, task: str | None = None, category: str | None = None) -> list[tuple[Skill, bool]]:
+        """The skills a model is shown (of ``category``), in catalog priority order, each with whether it
+        matches ``task``: ``always`` skills first (in use in every session), then the matching ones, then
+        the most used (views and helpful outcomes: a failure does not raise a skill), then by name."""
+        index = self.model_index()
         shown = _in_category(index.visible(), category)
-        matched: list[Skill] = []
+        first: dict[int, int] = {}
         if task and shown:
             matches = [m for m in self.finder.search(index, task, TASK_MATCHES) if not m.always]
             ids = {id(s) for s in shown}
-            matched = [m.skill for m in matches if m.score >= MATCH_SHARE_OF_BEST * matches[0].score
-                       and id(m.skill) in ids]
-        used = {s.name: s.views + s.uses for s in usage.stats(self.store)}
-        first = {id(s): i for i, s in enumerate(matched)}
-        order = sorted(shown, key=lambda s: (first.get(id(s), len(first)), not s.always, -used.get(s.name, 0), s.name))
-        return [CatalogEntry(s.name, s.description, s.category, tuple(missing(s.requires)), matched=id(s) in first)
-                for s in order]
+            best = matches[0].score if matches else 0.0
+            first = {id(m.skill): i for i, m in enumerate(matches)
+                     if m.score >= MATCH_SHARE_OF_BEST * best and id(m.skill) in ids}
+        used = {s.name: s.views + s.helped for s in usage.stats(self.store)}
+        order = sorted(shown, key=lambda s: (not s.always, first.get(id(s), len(first)), -used.get(s.name, 0),
+                                             s.name))
+        return [(s, id(s) in first) for s in order]
+
+    def always(self) -> list[Skill]:
+        """The ``always: true`` skills a model is shown: in every catalog and every context, in full."""
+        return [s for s in self.model_index().visible() if s.always]
+
+    def _catalog_entries(self, task: str | None, category: str | None) -> list[CatalogEntry]:
+        return [CatalogEntry(s.name, s.description, s.category, tuple(missing(s.requires)),
+                             matched=matched and not s.always, always=s.always)
+                for s, matched in self.ranked(task, category)]
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -253,8 +303,8 @@ class Skills:
         """
         reason = str(reason or "")
         if action == "create":
-            return self.manager.create(self.index(), name, content, category=category, target=target,
-                                       force=bool(force), reason=reason).to_dict()
+            return self._note_verdict(self.manager.create(self.index(), name, content, category=category,
+                                                          target=target, force=bool(force), reason=reason).to_dict())
         if action not in MANAGE_ACTIONS:
             raise InvalidInput(f"action {action!r} is not one of {', '.join(MANAGE_ACTIONS)}")
         skill = self.get(name)
@@ -275,7 +325,42 @@ class Skills:
             if file_path is None:
                 raise InvalidInput("remove_file needs file_path")
             change = self.manager.remove_file(skill, file_path, reason=reason)
-        return change.to_dict()
+        return change.to_dict() if action == "delete" else self._note_verdict(change.to_dict())
+
+    def scan(self, name: str) -> ScanReport:
+        """The scanner's report on skill ``name`` as its files are now."""
+        return scan_skill(self.get(name).path, cache_dir=self.cache_dir)
+
+    def approve(self, name: str, *, reason: str = "") -> dict[str, Any]:
+        """Let skill ``name``, held back as dangerous, into the catalog, search and context as its files
+        are now (a later change makes it a new state, scanned again). Audited."""
+        skill = self.get(name)
+        report = self.scan(name)
+        if report.verdict != "dangerous":
+            return {"success": True, "name": skill.name, "path": str(skill.path), "verdict": report.verdict,
+                    "approved": False, "message": f"skill {skill.name!r} scans as {report.verdict}, so it is not "
+                                                  "held back: there is nothing to approve"}
+        self.guard.approve(skill, report, reason=str(reason or ""))
+        self.catalog_cache.invalidate()
+        counts = report.counts()
+        return {"success": True, "name": skill.name, "path": str(skill.path), "verdict": report.verdict,
+                "approved": True, "content_hash": report.content_hash,
+                "message": f"approved skill {skill.name!r} as it is now ({counts['critical']} critical and "
+                           f"{counts['high']} high finding(s)); a change to it will be scanned again"}
+
+    def _note_verdict(self, result: dict[str, Any]) -> dict[str, Any]:
+        """A written skill the scanner calls dangerous is held back like any other: say so in the answer."""
+        path = result.get("path")
+        guarded = self.guarded()
+        verdict = guarded.verdicts.get(Path(path)) if isinstance(path, str) else None
+        if verdict is None:
+            return result
+        result["verdict"] = verdict.verdict
+        if Path(str(path)) in guarded.held:
+            skill = next(s for s in self.index().skills if s.path == Path(str(path)))
+            result["held"] = True
+            result["message"] += "; " + _held_message(skill, guarded)
+        return result
 
     # -- versions ----------------------------------------------------------------------------------
 
@@ -372,6 +457,15 @@ class Skills:
             return self.get(name).name
         except NotFound:
             return name
+
+
+def _held_message(skill: Skill, guarded: Guarded) -> str:
+    verdict = guarded.verdicts[skill.path]
+    found = "; ".join(verdict.top)
+    return (f"skill {skill.name!r} ({skill.path}) scanned as dangerous ({verdict.counts.get('critical', 0)} critical "
+            f"finding(s): {found}) and is held back from the catalog, search and context until a person approves it: "
+            f"`kenning skill scan {skill.qualified}` shows every finding, `kenning skill approve {skill.qualified}` "
+            "lets it in as it is now")
 
 
 def _in_category(skills: list[Skill], category: str | None) -> list[Skill]:
