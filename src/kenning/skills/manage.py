@@ -1,4 +1,4 @@
-"""Changing skills safely: create, patch, edit, delete, write_file, remove_file, rollback.
+"""Changing skills safely: create, patch, edit, delete, write_file, remove_file, rollback, install.
 
 Every change runs inside one store transaction, which also serialises kenning writers across
 processes: the folder is read, the new state computed and strictly validated, the state found on
@@ -7,7 +7,8 @@ the result read back and checked (and the old files put back if it does not hold
 version and an audit row are stored and the transaction commits. A failure anywhere leaves the old
 files and the database as they were. A writer killed between its files and its commit leaves files
 with no record; ``repair`` finds and records them on the next load. A deleted folder is renamed
-away first and removed only after the commit. Built-in and extra sources are read-only; a skill
+away first and removed only after the commit; an install (``kenning.skills.install``) renames a
+prepared folder into place the same way. Built-in and extra sources are read-only; a skill
 folder that is a link, a source root, or anything outside the writable roots is never deleted.
 
 Text written through these operations (SKILL.md, a patch's new text, UTF-8 linked files, the
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import fileio
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..gate import Gate
 from ..store import Store
@@ -362,6 +364,38 @@ class Manager:
                       f"restored version {number} of skill {loc.name!r} as version {pending.number}",
                       masked=tuple(masker.found))
 
+    def install(self, loc: Location, staged: Path, *, expected: str, action: str = "install",
+                reason: str = "") -> Change:
+        """Put the prepared skill folder ``staged`` at ``loc`` in one rename (``kenning.skills.install``
+        prepares it beside ``loc.path``, on the same file system), replacing the folder there, if any,
+        which is renamed aside first and removed once the change is recorded. ``expected`` is the
+        checksum (``versions.checksum``) of the files that were scanned: other files are refused, so
+        what lands is what was scanned. Recorded as version ``action`` ("install" or "update")."""
+        self._writable(loc, action)
+        folder = loc.path
+        if folder.is_symlink():
+            raise Forbidden(f"skill folder {folder} is a symbolic link; kenning does not install through links")
+        if staged.parent != folder.parent or staged.is_symlink() or not staged.is_dir():
+            raise InvalidInput(f"{staged} is not a prepared folder beside {folder}; nothing was installed")
+        if versions.checksum(files.snapshot(staged)) != expected:
+            raise Conflict(f"the files prepared for skill {loc.name!r} in {staged} changed after they were scanned; "
+                           "nothing was installed: install it again")
+        trash: Path | None = None
+        with self._changing(loc, action, reason, self._masker()) as pending:
+            if folder.exists():
+                trash = files.move_aside(folder)
+            pending.restore = functools.partial(_undo_install, folder, trash)
+            os.replace(staged, folder)
+            fileio.fsync_dir(folder.parent)
+            if versions.checksum(files.snapshot(folder)) != expected:
+                raise Conflict(f"skill folder {folder} changed while it was being installed; the old files were "
+                               "put back")
+        if trash is not None:
+            files.remove_trash(trash)  # only once the change is recorded: until then it can be undone
+        verb = {"install": "installed", "update": "updated"}.get(action, action)
+        return Change(action, loc.name, loc.source, folder, pending.number,
+                      f"{verb} skill {loc.name!r} in the {loc.source} source (version {pending.number})")
+
     # -- helpers --------------------------------------------------------------------------------------
 
     @staticmethod
@@ -409,6 +443,14 @@ def _masked_bytes(content: object, masker: Masker, rel: str) -> bytes:
     else:
         raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
     return masker.text(text, rel).encode("utf-8")
+
+
+def _undo_install(folder: Path, trash: Path | None) -> None:
+    """Take back a failed install: the new folder away, the old one (renamed aside) back in place."""
+    if folder.exists() and not folder.is_symlink():
+        files.remove_tree(folder)
+    if trash is not None:
+        os.replace(trash, folder)
 
 
 def _write_state(folder: Path, state: dict[str, bytes]) -> None:
