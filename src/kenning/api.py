@@ -35,6 +35,7 @@ from .timeutil import parse_when
 if TYPE_CHECKING:
     from .skills import Skills
     from .consolidate import Drafts, Report, Session
+    from .skills.install import Installer
     from .context import Context
     from .llm import LLM
     from .purge import Purge
@@ -94,7 +95,8 @@ class Kenning:
 
         return Skills(self.store, self.embedder, user_root=self.settings.skills_dir, project_dir=self.project_dir,
                       extra_dirs=self.settings.skill_extra_dirs, cache_dir=self.settings.cache_dir,
-                      actor=self.actor, gate=self.gate, approvals_file=self.settings.skill_approvals_path)
+                      actor=self.actor, gate=self.gate, approvals_file=self.settings.skill_approvals_path,
+                      trusted=self.settings.skill_trusted)
 
     @property
     def notes(self) -> Notes:
@@ -146,9 +148,19 @@ class Kenning:
         """``True``: the configured model; ``None`` / ``False``: none (the fallback); else that one."""
         return self.llm if llm is True else (llm or None)
 
+    @property
+    def installer(self) -> Installer:
+        """Installs skills from folders, archives and git, with quarantine, scan, trust and lock
+        (``kenning.skills.install.Installer``; ``kenning skill install``)."""
+        from .skills.install import Installer
+
+        return Installer(self.skills, home=self.settings.home, trusted=self.settings.skill_trusted,
+                         cache_dir=self.settings.cache_dir)
+
     @cached_property
     def drafts(self) -> Drafts:
-        """Skill drafts proposed by consolidation, waiting for a person (``kenning skill drafts``)."""
+        """Skill drafts proposed by agents (over MCP) and by consolidation, each scanned, waiting for a
+        person (``kenning skill review``)."""
         from .consolidate import Drafts
 
         return Drafts(self.settings.home, self.store, actor=self.actor)

@@ -52,7 +52,7 @@ def mcp(ctx: click.Context, http: bool, host: str, port: int, allow_remote: bool
     Over stdio by default (the client starts `kenning mcp` itself); --http serves streamable HTTP
     on this machine only, and only to requests addressed to it (their Host and Origin). Memories
     are read and changed in --scope unless a tool call names another scope. Skills a client
-    creates or changes are saved as drafts until you run `kenning skill drafts approve NAME`,
+    creates or changes are saved as drafts until you run `kenning skill review approve NAME`,
     unless [mcp] direct_skill_writes = true in kenning.toml.
 
     \b

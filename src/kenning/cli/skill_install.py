@@ -36,12 +36,8 @@ def pass_installer(func: Callable[..., None]) -> Callable[..., None]:
     @project_option
     @functools.wraps(func)
     def wrapper(*args: Any, project_dir: Path | None = None, **kwargs: Any) -> None:
-        from kenning.skills.install import Installer
-
         kb = open_kenning(click.get_current_context(), project_dir=project_dir)
-        installer = Installer(kb.skills, home=kb.settings.home, trusted=kb.settings.skill_trusted,
-                              cache_dir=kb.settings.cache_dir)
-        func(installer, *args, **kwargs)
+        func(kb.installer, *args, **kwargs)
 
     return wrapper
 

@@ -84,6 +84,12 @@ def _missing(row: dict[str, Any]) -> str:
     return "yes" if row["available"] else "no: " + ", ".join(row["missing"])
 
 
+def _marks(row: dict[str, Any]) -> str:
+    """What the curator noticed, after the name: pinned, stale (unused a month), failing (mostly failed)."""
+    marks = [m for m in ("pinned", "stale", "failing") if row.get(m)]
+    return f" ({', '.join(marks)})" if marks else ""
+
+
 def _verdict(row: dict[str, Any]) -> str:
     return "dangerous: held back" if row["held"] else str(row["verdict"])
 
@@ -124,7 +130,7 @@ def list_skills(skills: Skills, category: str | None, as_json: bool) -> None:
     if not result["skills"]:
         output.show("No skills found." + (f" (category {category!r})" if category else ""))
     else:
-        rows = [(r["name"], r["category"], r["source"], _missing(r), _verdict(r),
+        rows = [(r["name"] + _marks(r), r["category"], r["source"], _missing(r), _verdict(r),
                  output.truncate(r["description"], 70)) for r in result["skills"]]
         output.show(output.table(f"{result['count']} skills", ("name", "category", "source", "available", "scan",
                                                               "description"), rows))

@@ -16,7 +16,7 @@ person's memory; isolation between people is one data directory each). Skills ha
 
 Skills written from an MCP client are drafts unless ``[mcp] direct_skill_writes = true``: create,
 edit and patch save the whole new SKILL.md with ``kb.drafts.save_text``, invisible to list, search
-and the catalog until a person runs ``kenning skill drafts approve NAME``; delete, write_file and
+and the catalog until a person runs ``kenning skill review approve NAME``; delete, write_file and
 remove_file are refused.
 
 This module imports nothing from the MCP SDK, and nothing heavy at import (the skills package, numpy):
@@ -179,7 +179,7 @@ def skill_feedback(c: Caller, a: Args) -> dict[str, Any]:
 @tool("skill_manage", "Create or change a skill", """Create or change a skill. Call after you solved a
       multi-step task that will come back (create), or when a skill you followed was wrong or out of
       date (patch a passage, or edit the whole SKILL.md). From MCP, create / edit / patch are saved as
-      drafts that a person approves (kenning skill drafts approve NAME): the answer says when a skill
+      drafts that a person approves (kenning skill review approve NAME): the answer says when a skill
       is only a draft, so do not assume it is live. delete, write_file and remove_file need
       [mcp] direct_skill_writes = true.""",
       Param("action", "text", "What to do.", required=True,

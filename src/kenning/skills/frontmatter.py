@@ -34,7 +34,7 @@ from typing import Any
 import yaml
 
 from ..errors import InvalidInput
-from .model import SKILL_MD_MAX_CHARS, Requirements, Skill
+from .model import SKILL_FILE, SKILL_MD_MAX_CHARS, Requirements, Skill
 
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
@@ -352,7 +352,7 @@ def _limits(data: dict[str, Any]) -> list[str]:
 
 
 def skill_from_front_matter(
-    fm: FrontMatter, *, path: Path, source: str, root: Path, category: str | None
+    fm: FrontMatter, *, path: Path, source: str, root: Path, category: str | None, file: str = SKILL_FILE
 ) -> tuple[Skill, list[str]]:
     """The Skill the front matter describes and the warnings about it. InvalidInput when it has no
     usable description (the one field a skill cannot do without)."""
@@ -390,6 +390,7 @@ def skill_from_front_matter(
         requires=_requires(sections),
         always=any(_truthy(s.get("always")) for s in sections),
         metadata=metadata,
+        file=file,
     )
     return skill, warnings
 

@@ -297,7 +297,7 @@ def load_skill(item: Found, stamp: Stamp) -> tuple[Skill | None, tuple[Diagnosti
     try:
         fm = parse_front_matter(text, lenient=True)
         skill, warnings = skill_from_front_matter(
-            fm, path=item.path, source=source, root=item.source.root, category=item.category
+            fm, path=item.path, source=source, root=item.source.root, category=item.category, file=item.file
         )
     except InvalidInput as exc:
         return None, (note("skipped", str(exc)),)

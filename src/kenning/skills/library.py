@@ -18,11 +18,12 @@ from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..gate import Gate
 from ..retrieval import check_query
 from ..store import Store
-from . import files, usage, versions
+from ..tokens import count_tokens
+from . import curate, files, usage, versions
 from .availability import missing
 from .catalog import Entry as CatalogEntry
 from .catalog import build as build_catalog
-from .catalog import check_budget
+from .catalog import check_budget, shorten
 from .catalog_cache import CatalogCache, cache_file, environment_fingerprint
 from .diff import state_diff
 from .duplicates import DuplicateFinder
@@ -34,6 +35,7 @@ from .repair import Repairs
 from .scan import SCANNER_VERSION, ScanReport, scan_skill
 from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
+from .trust import trust_levels
 from .usage import UsageEvent, UsageStats, check_outcome
 from ..passages import PassageVectors
 from .versions import Location
@@ -42,6 +44,7 @@ from .versions import Location
 # share of the best match
 TASK_MATCHES = 5
 MATCH_SHARE_OF_BEST = 0.6
+STALE_DESCRIPTION_TOKENS = 16  # a stale skill's catalog line: enough to recognise it
 MANAGE_ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
 CURRENT = "current"
 
@@ -74,9 +77,11 @@ class Skills:
         actor: str = "api",
         gate: Gate | None = None,
         approvals_file: Path | None = None,
+        trusted: tuple[str, ...] = (),
     ) -> None:
         self.store = store
         self.actor = actor
+        self.trusted = trusted  # [skills] trusted: install sources and source names (see trust)
         self.sources: tuple[Source, ...] = default_sources(project_dir, user_root, extra_dirs)
         self.loader = Loader(self.sources)
         vectors = PassageVectors(store, embedder)
@@ -150,13 +155,21 @@ class Skills:
         shown_paths = {s.path for s in shown}
         # a held skill is listed, marked, where it would be (not when a skill it shadows stands in for it)
         held = [s for s in _in_category(index.visible(), cat) if s.path in guarded.held]
+        marks = curate.marks(self.store, index)
+        levels = trust_levels(index, self.store, self.trusted)
         rows = []
         for skill in sorted([*shown, *(s for s in held if s.path not in shown_paths)],
                             key=lambda s: (s.category or "", s.name, s.path in guarded.held)):
             lacking = missing(skill.requires)
+            mark = marks.get(skill.path)
             rows.append({"name": skill.name, "description": skill.description, "category": skill.category,
                          "source": skill.source, "available": not lacking, "missing": lacking,
-                         "verdict": guarded.verdict(skill) or "unchecked", "held": skill.path in guarded.held})
+                         "trust": levels.get(skill.path, "community"),
+                         "verdict": guarded.verdict(skill) or "unchecked", "held": skill.path in guarded.held,
+                         "stale": bool(mark and mark.stale), "failing": bool(mark and mark.failing),
+                         "pinned": bool(mark and mark.pinned),
+                         "last_used": mark.last_used.isoformat(timespec="seconds") if mark and mark.last_used
+                         else None})
         skipped = sum(1 for d in index.diagnostics if d.level == "skipped")
         hint = "skill_view(name) shows a skill's instructions and linked files; skill_view(name, file_path) one file."
         if skipped:
@@ -199,7 +212,7 @@ class Skills:
                 listed = [f for group in files.linked_files(skill.path)[0].values() for f in group]
                 raise NotFound(f"skill {skill.name!r} has no file {rel!r}; its files: {', '.join(listed) or 'none'}")
             content = _read_text(target, rel)
-        usage.record(self.store, skill.name, "view", actor=self.actor, detail=rel or "")
+        usage.record(self.store, skill.name, "view", actor=self.actor, detail=rel or "", location=skill)
         lacking = missing(skill.requires)
         linked, more = files.linked_files(skill.path)
         return {
@@ -263,9 +276,17 @@ class Skills:
             best = matches[0].score if matches else 0.0
             first = {id(m.skill): i for i, m in enumerate(matches)
                      if m.score >= MATCH_SHARE_OF_BEST * best and id(m.skill) in ids}
-        used = {s.name: s.views + s.helped for s in usage.stats(self.store)}
-        order = sorted(shown, key=lambda s: (not s.always, first.get(id(s), len(first)), -used.get(s.name, 0),
-                                             s.name))
+        counts = usage.stats(self.store, by_location=True)
+        here = {c.location: c.views + c.helped for c in counts if c.location}
+        by_name: dict[str, int] = {}
+        for c in counts:
+            if not c.location:  # recorded before usage was kept per location: counts for the name
+                by_name[c.name] = by_name.get(c.name, 0) + c.views + c.helped
+
+        def used(s: Skill) -> int:
+            return here.get((str(s.root), s.rel_path), 0) + by_name.get(s.name, 0)
+
+        order = sorted(shown, key=lambda s: (not s.always, first.get(id(s), len(first)), -used(s), s.name))
         return [(s, id(s) in first) for s in order]
 
     def always(self) -> list[Skill]:
@@ -273,9 +294,18 @@ class Skills:
         return [s for s in self.model_index().visible() if s.always]
 
     def _catalog_entries(self, task: str | None, category: str | None) -> list[CatalogEntry]:
-        return [CatalogEntry(s.name, s.description, s.category, tuple(missing(s.requires)),
-                             matched=matched and not s.always, always=s.always)
-                for s, matched in self.ranked(task, category)]
+        """The catalog's lines in priority order; a stale skill (unused for a month, see ``curate``)
+        keeps only the start of its description, unless it matches the task or is always in use."""
+        ranked = self.ranked(task, category)
+        marks = curate.marks(self.store, self.model_index())
+        out = []
+        for s, matched in ranked:
+            stale = s.path in marks and marks[s.path].stale and not matched and not s.always
+            text = shorten(s.description, STALE_DESCRIPTION_TOKENS, count_tokens(s.description), count_tokens) \
+                if stale else s.description
+            out.append(CatalogEntry(s.name, text, s.category, tuple(missing(s.requires)),
+                                    matched=matched and not s.always, always=s.always))
+        return out
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -308,6 +338,9 @@ class Skills:
         if action not in MANAGE_ACTIONS:
             raise InvalidInput(f"action {action!r} is not one of {', '.join(MANAGE_ACTIONS)}")
         skill = self.get(name)
+        if skill.file != SKILL_FILE and action != "delete":
+            raise InvalidInput(f"skill {skill.name!r} keeps its instructions in {skill.skill_md}; rename the file to "
+                               f"{SKILL_FILE} (the name the Agent Skills format uses), then change it")
         if action == "patch":
             if old_string is None or new_string is None:
                 raise InvalidInput("patch needs old_string and new_string")
@@ -435,7 +468,8 @@ class Skills:
         scrub = self.gate.scrub("skill feedback", mask_only=True)
         text = scrub(note.strip(), "note")
         with self.store.transaction():
-            usage.record(self.store, skill.name, "feedback", actor=self.actor, outcome=value, detail=text)
+            usage.record(self.store, skill.name, "feedback", actor=self.actor, outcome=value, detail=text,
+                         location=skill)
             self.gate.audit(scrub, scope=skill.source, name=skill.name, field="note")
         message = (f"recorded that skill {skill.name!r} {value.replace('-', ' ')}" if value != "not-relevant"
                    else f"recorded that skill {skill.name!r} was not relevant")

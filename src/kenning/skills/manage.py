@@ -34,7 +34,8 @@ from ..store import Store
 from ..timeutil import to_epoch, utcnow
 from . import files, versions
 from .duplicates import DuplicateFinder, Similar
-from .frontmatter import READ_MAX_BYTES, check_category, check_name, parse_front_matter, validate_skill_md
+from .frontmatter import (READ_MAX_BYTES, check_category, check_name, parse_front_matter, text_to_write,
+                          validate_skill_md)
 from .index import Loader, SkillIndex
 from .masking import Masked, Masker, sentence
 from .model import SKILL_FILE, Skill
@@ -230,7 +231,7 @@ class Manager:
         name = check_name(name)
         cat = check_category(category)
         masker = self._masker()
-        text = masker.text(_text(content, "content"), SKILL_FILE)
+        text = text_to_write(masker.text(_text(content, "content"), SKILL_FILE))  # never a BOM
         front = validate_skill_md(text, name)
         source = self.target_root(target)
         folder = source.root.joinpath(*(cat.split("/") if cat else ()), name)
@@ -262,7 +263,7 @@ class Manager:
     def edit(self, skill: Skill, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "edit")
         masker = self._masker()
-        text = masker.text(_text(content, "content"), SKILL_FILE)
+        text = text_to_write(masker.text(_text(content, "content"), SKILL_FILE))  # never a BOM
         validate_skill_md(text, skill.path.name)
         with self._changing(self._loc(skill), "edit", reason, masker) as pending:
             files.atomic_write(skill.skill_md, text.encode("utf-8"))
@@ -295,7 +296,7 @@ class Manager:
                 except InvalidInput as exc:
                     raise InvalidInput(f"the patch would leave SKILL.md broken, so nothing was changed: {exc}") \
                         from None
-            data = patched.text.encode("utf-8")
+            data = (text_to_write(patched.text) if rel == SKILL_FILE else patched.text).encode("utf-8")
             self._check_size(rel, data)
             files.atomic_write(target, data)
         how = "" if patched.exact else ", matched ignoring whitespace"

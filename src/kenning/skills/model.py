@@ -55,10 +55,11 @@ class Skill:
     requires: Requirements = field(default_factory=Requirements)
     always: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
+    file: str = SKILL_FILE  # "skill.md" when that is how the file is named (read, with a warning)
 
     @property
     def skill_md(self) -> Path:
-        return self.path / SKILL_FILE
+        return self.path / self.file
 
     @property
     def rel_path(self) -> str:

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..passages import PassageVectors
-from ..text import cjk_ratio
-from .duplicates import DuplicateFinder
+from .duplicates import CHINESE_NEAR_DUPLICATE as CHINESE
+from .duplicates import DuplicateFinder, is_cjk
 from .model import Skill
 from .text import passage
 
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from .curate import Mark
 
 CROSS_LANGUAGE = 0.85
-CHINESE = 0.935
-CJK_SHARE = 0.3  # a description with at least this share of CJK letters is Chinese (or Japanese, Korean)
 READ_ONLY = ("builtin", "extra")
 
 
@@ -91,7 +89,7 @@ def near_duplicates(finder: DuplicateFinder, skills: Sequence[Skill], marks: Map
     texts = [passage(s.name, s.description) for s in skills]
     total = len(texts)
     vectors.of(texts, (lambda done: progress(done, total)) if progress else None)  # the slow part, once
-    chinese = [cjk_ratio(s.description) >= CJK_SHARE for s in skills]
+    chinese = [is_cjk(s.description) for s in skills]
     same: dict[tuple[int, int], float] = {}
     best_across: dict[int, tuple[int, float]] = {}
     position = {id(s): i for i, s in enumerate(skills)}
