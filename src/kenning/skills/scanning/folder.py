@@ -20,9 +20,8 @@ from pathlib import Path
 
 from ... import fileio
 from ...errors import InvalidInput
-from ...gate.redact import RedactPolicy, redact
-from ..masking import locate
-from . import deobfuscate, rules, unicode
+from . import crossfile, deobfuscate, flow, links, mention, rules, unicode
+from .markdown import MARKDOWN_SUFFIXES, fences
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
 MAX_FILES = 200  # more than this is a finding (oversize)
@@ -50,7 +49,9 @@ _ARCHIVE_MAGIC = ((b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"), (b"\x1f\x8b", 
                   (b"\x28\xb5\x2f\xfd", "zstd"), (b"MSCF", "cab"))
 _PROVIDER_SECRETS = {"private_key", "aws_access_key_id", "aws_secret_key", "github_token", "openai_key",
                      "anthropic_key", "slack_token", "google_api_key", "stripe_key", "jwt", "url_password"}
-_SECRETS_ONLY = RedactPolicy(categories=frozenset({"secrets"}))
+# a password for a database on this machine only (a template's dev default) is not a leaked credential
+_LOCAL_URL_PASSWORD = re.compile(r"://[^:@/\s]+:[^@\s]+@(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0|"
+                                 r"host\.docker\.internal)(?=[:/\s\"']|$)", re.IGNORECASE)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
 
@@ -147,15 +148,27 @@ def _as_text(rel: str, data: bytes) -> str | None:
 
 def _secrets(rel: str, text: str) -> list[Finding]:
     """What kenning's redaction would mask, by line; the value itself is never shown."""
-    numbers = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]  # blank lines hold no secret
-    dense = "\n".join(line for line in text.split("\n") if line.strip())
-    written = redact(dense, _SECRETS_ONLY).text
+    # imported here: importing kenning.gate runs its package, which loads numpy and the store, and
+    # ``import kenning.skills.scan`` should not (see the report of this change for the fix in kenning.gate)
+    from ...gate.redact import RedactPolicy, redact
+    from ..masking import locate
+
+    raw = text.split("\n")
+    numbers = [n for n, line in enumerate(raw, 1) if line.strip()]  # blank lines hold no secret
+    dense = "\n".join(line for line in raw if line.strip())
+    written = redact(dense, RedactPolicy(categories=frozenset({"secrets"}))).text
     if written == dense:
         return []
-    return [Finding("secret", "high" if m.kind in _PROVIDER_SECRETS else "medium", rel, numbers[m.line - 1],
-                    f"[REDACTED:{m.kind}]", f"a {m.kind.replace('_', ' ')} written into the skill (the value is "
-                                            "not shown); read it from the environment instead")
-            for m in locate(dense, written, rel)]
+    out: list[Finding] = []
+    for m in locate(dense, written, rel):
+        line = numbers[m.line - 1]
+        severity = "high" if m.kind in _PROVIDER_SECRETS else "medium"
+        if m.kind == "url_password" and _LOCAL_URL_PASSWORD.search(raw[line - 1]):
+            severity = "medium"
+        out.append(Finding("secret", severity, rel, line, f"[REDACTED:{m.kind}]",
+                           f"a {m.kind.replace('_', ' ')} written into the skill (the value is not shown); read it "
+                           "from the environment instead"))
+    return out
 
 
 def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -164,19 +177,32 @@ def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
 
 def scan_text(rel: str, text: str) -> list[Finding]:
     """Every text rule over one file's text."""
+    return _scan_text(rel, text)[0]
+
+
+def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | None]:
+    """The findings of one file, and, for a script, what it tells the scan of the files around it."""
     raw_lines = text.split("\n")
     lines = deobfuscate.views(text)
-    found = unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + _secrets(rel, text)
+    found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + _secrets(rel, text)
+             + flow.heredoc_findings(rel, lines))
     is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
     if is_script:
-        found += rules.script_findings(rel, lines)
+        found += flow.script_findings(rel, lines)
+    elif rel.lower().endswith(MARKDOWN_SUFFIXES):
+        for first, last in fences(text):  # a fenced block is a script the agent is shown to run
+            found += flow.script_findings(rel, [ln for ln in lines if first <= ln.number <= last])
+        found += links.findings(rel, text)
     for line in lines:
         for depth_one in deobfuscate.decoded(unicode.plain(line.raw)):  # the raw line: unsplit drops "\\" of \xNN
             inner = deobfuscate.views(depth_one)
             found += rules.line_findings(rel, inner, decoded_from=line.number)
             for depth_two in (d for ln in inner for d in deobfuscate.decoded(ln.view)):
                 found += rules.line_findings(rel, deobfuscate.views(depth_two), decoded_from=line.number)
-    return _placed(rel, text, found)
+    found = _placed(rel, text, found)
+    if is_script:
+        return found, crossfile.facts(rel, lines)
+    return mention.lowered(rel, text, found), None
 
 
 def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
@@ -197,6 +223,7 @@ def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
 
 def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     found: list[Finding] = []
+    scripts: list[crossfile.Facts] = []
     files = [e for e in entries if e.link is None]
     if len(files) > MAX_FILES:
         found.append(Finding("oversize", "high", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
@@ -225,8 +252,10 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
                 found.append(Finding("binary", "high", e.rel, None, "NUL bytes", "a text file holds binary data "
                                                                                 "(NUL bytes), which hides content"))
             continue
-        found += scan_text(e.rel, text)
-    return found
+        in_file, facts = _scan_text(e.rel, text)
+        found += in_file
+        scripts += [facts] if facts is not None else []
+    return found + crossfile.findings(scripts)
 
 
 def _cache_file(cache_dir: Path, digest: str) -> Path:

@@ -57,7 +57,7 @@ CREDENTIAL = (r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/home/\w+
               r"gcloud[\\/](?:credentials\.db|application_default_credentials\.json|access_tokens\.db|legacy_credentials)|"
               r"\.config[\\/]gh[\\/]hosts\.yml|\.claude[\\/]\.credentials\.json|\.codex[\\/]auth\.json|\.npmrc|\.pypirc|/etc/shadow|\.gnupg[\\/]|\.password-store|"
               r"(?:Chrome|Chromium|Edge|Brave\w*|Firefox|Mozilla|Opera|Vivaldi|Safari)[^\n]{0,80}(?:Login Data|Cookies|Web Data|Local State)\b|"
-              r"\b(?:key4\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b|\.ssh[\\/]?(?=\s|$|[\"')])|"
+              r"\b(?:key4\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b|\.ssh[\\/]?(?=\s|$|[\"')`])|"
               r"\.(?:bash|zsh)_history|Keychains?[\\/]|login\.keychain)")
 SENSITIVE = CREDENTIAL + r"|(?:@|<\s*|-T\s+|--upload-file\s+|--post-file=|\$\(\s*cat\s+)(?:\./)?\.env\b|/etc/passwd|/proc/self/environ"
 ENV_DUMP = (r"(?:\$\([^)]{0,200}(?:^|[;&(]|\s)(?:env|printenv|export\s+-p)\s*\)|`(?:env|printenv)`|\b(?:env|printenv)\s*\||"
@@ -66,19 +66,43 @@ ENV_DUMP = (r"(?:\$\([^)]{0,200}(?:^|[;&(]|\s)(?:env|printenv|export\s+-p)\s*\)|
 CONVERSATION = (r"(?:(?:the|this|entire|whole|full|complete|user'?s?|our|my|all)\s+){0,3}(?:conversation|chat history|chat log|transcript|"
                 r"message history|system prompt|previous messages|对话|聊天记录|会话内容|系统提示)")
 SINK = (r"(?:\bcurl\b|\bwget\b|requests\.(?:post|put|patch|request)|httpx\.(?:post|put|patch|request)|\burlopen\b|"
-        r"urllib\.request|\bfetch\s*\(|axios|\bhttp\.request|XMLHttpRequest|sendBeacon|Invoke-WebRequest|"
+        r"urllib\.request|\bfetch\s*\(|axios|\bhttps?\.request|XMLHttpRequest|sendBeacon|Invoke-WebRequest|"
         r"Invoke-RestMethod|\biwr\b|\birm\b|Net\.WebClient|UploadString|UploadFile|\bnc\b|\bncat\b|\bnetcat\b|"
         r"\bsocat\b|/dev/tcp/|smtplib|\bsendmail\b|\bmailx?\s+-|\bmutt\b|"
-        r"socket\.(?:send|connect)|\.sendall\(|ftplib|paramiko)")
+        r"socket\.(?:send|connect)|\.sendall\(|ftplib|paramiko|\bscp\b(?=[^\n]*\s[\w.-]+@[\w.-]+:)|\bsftp\b|"
+        r"\bgit\b(?=[^\n]{0,120}\bpush\s+(?:-\S+\s+)*(?:https?|ssh)://)|\brclone\s+(?:copy|sync|move)\b)")
+# a DNS lookup whose first label is computed (``dig "$chunk.x.example"``): with encoded data, a way out
+DNS_LOOKUP = (r"(?:\bdig\b|\bnslookup\b|\bhost\s|\bdrill\b|Resolve-DnsName|gethostbyname(?:_ex)?\s*\(|getaddrinfo\s*\(|"
+              r"dns\.resolver\.(?:resolve|query)\s*\(|\bdns\.(?:lookup|resolve\w*)\s*\(|\bping\s)"
+              r"[^\n]{0,60}?(?:\$\{?\w+[^}\s\"'.]*\}?|\{[^{}\n]{1,80}\}|\$\([^)\n]{1,120}\)|%[sd]|[\"']\s*\+\s*\w+\s*\+\s*[\"']|"
+              r"[A-Za-z_]\w*(?:\[[^\]\n]{0,20}\])?\s*\+\s*[\"']\.)"
+              r"[^\s\"'`]{0,40}\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
+ENCODE = (r"(?:\bbase(?:32|64)\b|\bxxd\b|hexlify|\.hex\(\)|b(?:16|32|64)encode|\bod\s+-|\bbasenc\b|\bbtoa\(|"
+          r"toString\(\s*[\"'](?:hex|base64)|\bhexdump\b)")
 _ROOT_TARGET = (r"(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*?|\$\{HOME\}/\*?|\.\./\.\.|/(?:etc|usr|bin|sbin|boot|"
                 r"var|lib|lib64|home|opt|root|sys|dev|System|Users|Library|Applications)/?\*?|[A-Za-z]:\\\\?\*?)")
 _END = r"(?=\s|$|;|&|\||\)|\"|'|`)"
 _RM_RF = r"\brm\s+(?:-\w+\s+)*(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(?:--no-preserve-root\s+)?(?:\"|')?"
 _RC = r"(?:~|\$HOME|\$\{HOME\}|expanduser\([\"']?~)/\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|config/fish/config\.fish)\b"
-_IGNORE_EN = r"(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|developer|safety|existing|user'?s|the\s+user'?s)\s+(?:\w+\s+){0,2}(?:instructions?|prompts?|rules|directions|guidelines|messages|context|constraints|policies)"
+_IGNORE_EN = (r"(?:ignore|disregard|forget|override|bypass|skip|discard|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|developer|safety|existing|operator'?s|user'?s|the\s+user'?s)\s+(?:\w+\s+){0,2}(?:instructions?|prompts?|rules|directions|directives?|guidance|guidelines|messages|context|constraints|policies|restrictions|safeguards)"
+              r"|(?:ignore|disregard|discard)\s+(?:what\s+)?(?:the\s+)?user'?s?\s+(?:request|question|wishes|asks?|wants|instructions)")
 _IGNORE_ZH = r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不必理会)[^。！？\n]{0,8}?(?:之前|以前|先前|前面|上面|以上|上述|原来|原有|此前|所有|全部|一切|系统|用户)[^。！？\n]{0,8}?(?:指令|指示|说明|规则|提示词?|要求|设定|约束)"
 _HIDE_EN = r"(?:(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|alert|notify)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator|person)|(?:do\s+not|don'?t|never)\s+let\s+(?:the\s+)?user\s+know|without\s+(?:telling|informing|notifying|alerting|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human)|(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+|hidden\s+)?from\s+the\s+(?:user|human))"
 _HIDE_ZH = r"(?:不要|别|不准|不得|切勿|不可以?|禁止)(?:(?:告诉|告知|通知|提醒|透露给)(?:用户|使用者)|向(?:用户|使用者)(?:透露|提及|说明|提起)|让(?:用户|使用者)(?:知道|发现|察觉))|(?:对|向)用户(?:隐瞒|保密)|(?:瞒着|背着)用户"
+# what came before is declared void: "the rules you were given are obsolete", "earlier guidance is void"
+_VOID_EN = (r"(?:(?:previous|prior|earlier|preceding|original|above|system|safety|operator'?s?|user'?s|assistant'?s|your)\s+(?:[\w']+\s+){0,3}"
+            r"(?:instructions|rules|guidance|guidelines|directives|directions|prompts?|restrictions|policies|constraints)"
+            r"|(?:instructions|rules|guidance|guidelines|directives|restrictions)\s+(?:you\s+(?:were|have\s+been)\s+given|(?:given\s+)?(?:to\s+you\s+)?(?:before|above|earlier))"
+            r")\b[^\n.;]{0,60}?\b(?:(?:are|is)\s+(?:now\s+|hereby\s+)?(?:void|obsolete|suspended|revoked|cancel+ed|invalid|lifted|overridden|superseded|disabled)"
+            r"|no\s+longer\s+(?:apply|applies|valid|in\s+effect|binding|matter|count))")
+_VOID_ZH = r"(?:之前|以前|先前|此前|上面|原来|原有|系统|用户)[^。！？\n]{0,12}(?:指令|指示|要求|规则|设定|限制|提示词?)[^。！？\n]{0,6}(?:都|全部|一律)?(?:不再有效|无效|作废|失效|不再适用|已被取消)"
+# a role whose point is having no limits
+_UNBOUND = (r"(?:you\s+are(?:\s+now)?|you\s+will\s+be|act\s+as|pretend\s+(?:to\s+be|you\s+are)|roleplay\s+as|become)\b[^\n.]{0,80}?"
+            r"(?:\b(?:(?:has|have|with)\s+no|without(?:\s+any)?|free\s+(?:of|from))\s+(?:restrictions|limits|limitations|rules|filters|guidelines|boundaries|censorship|safety|ethics)"
+            r"|\bnever\s+refuses?\b)|你(?:现在)?(?:是|扮演|成为)[^。！？\n]{0,30}(?:没有|不受|无)(?:任何)?(?:限制|约束|规则)")
+# chat-template tokens and fake system turns: text pretending to be a new message to the model
+_CHAT_MARKUP = (r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|<<\s*/?SYS\s*>>"
+                r"|\[\s*(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|UPDATE)\b")
 _ROLE = r"(?:your\s+(?:new|real|true|actual)\s+(?:task|instructions?|role|goal|objective)\s+(?:is|are)|you\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted|no\s+longer)|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|DAN)\s+mode|new\s+system\s+prompt\s*:|<\s*/?\s*(?:system|im_start|im_end)\s*>|\[\s*/?(?:SYSTEM|INST)\s*\]|^\s*system\s*:\s*you\s+are|你现在(?:是|扮演)一个?(?:不受限制|没有限制|无限制)|进入开发者模式)"
 _FORCED = r"(?:(?:without|never)\s+(?:asking|ask|requesting|seeking|waiting\s+for)\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)|(?:bypass|skip|disable|ignore)\s+(?:the\s+|any\s+|all\s+)?(?:user'?s\s+)?(?:permission|approval|confirmation|safety)\s+(?:checks?|prompts?|dialogs?)|(?:always|immediately|automatically)\s+(?:call|run|invoke|execute|use)\s+(?:the\s+)?[\w.-]+\s+tool\s+(?:first|before|whenever|on\s+every)|--dangerously-skip-permissions|无需(?:用户)?(?:确认|同意|许可)|不要(?:征求|请求|询问)(?:用户)?(?:的)?(?:同意|许可|确认))"
 
@@ -86,25 +110,27 @@ LINE_RULES: tuple[Rule, ...] = (
     # download and execute
     _rule("download_exec", "critical", FETCH + r"\b[^|\n]{0,400}" + PIPE_TO_SHELL, "downloaded content is piped straight into an interpreter", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
     _rule("download_exec", "critical", r"(?:<|\bsource|\.)\s*\(\s*" + FETCH, "downloaded content is run as a script (process substitution)", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
-    _rule("download_exec", "critical", r"(?:\b(?:ba|z|k)?sh|\bpython[23]?|\bperl|\bruby|\bnode|\beval|\bexec|\bsource)\s+(?:-\w+\s+)*[\"']?\s*(?:\$\(|`)\s*" + FETCH, "downloaded content is run through command substitution", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
+    _rule("download_exec", "critical", r"(?:\b(?:ba|z|k)?sh|\bpython[23]?|\bperl|\bruby|\bnode|\beval|\bexec|\bsource)\s+(?:-\w+\s+)*(?:<<<\s*)?[\"']?\s*(?:\$\(|`)\s*" + FETCH, "downloaded content is run through command substitution", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
     _rule("download_exec", "critical", r"(?:\biex\b|Invoke-Expression)\s*[\s(]*(?:\$\(\s*)?(?:" + FETCH + r"|\(?\s*New-Object\s+(?:System\.)?Net\.WebClient|\[System\.Net\.WebClient\])", "PowerShell runs downloaded text as code", ("iex", "invoke-expression",)),
     _rule("download_exec", "critical", r"(?:DownloadString|DownloadData|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b)[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b", "PowerShell pipes downloaded text into Invoke-Expression", ("iex", "invoke-expression",)),
     _rule("download_exec", "critical", r"\bbase64\s+(?:-\w+\s+)*(?:-d|--decode|-D)\b[^|\n]{0,200}" + PIPE_TO_SHELL, "decoded data is piped into an interpreter", ("base64",)),
     _rule("download_exec", "critical", r"(?:\bxxd\s+-r|\bopenssl\s+(?:enc\s+)?(?:-\w+\s+)*-d)\b[^|\n]{0,200}" + PIPE_TO_SHELL, "decoded data is piped into an interpreter", ("xxd", "openssl",)),
     _rule("download_exec", "critical", r"\b(?:exec|eval|compile|Function|execfile|runpy\.run_code)\s*\(\s*(?:new\s+)?[^\n]{0,80}" + DECODE, "decoded data is executed as code", ("exec", "eval", "compile", "function", "runpy",)),
     _rule("download_exec", "critical", r"\beval\s+[\"']?\$\((?:[^)]{0,200})(?:base64\s+(?:-\w+\s+)*-(?:d|D)|--decode|xxd\s+-r|rev\b)", "a shell evaluates decoded text", ("eval",)),
-    _rule("download_exec", "critical", r"\b(?:exec|eval)\s*\(\s*(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|\(?await\s+fetch|fetch)\s*\(", "code fetched from the network is executed", ("exec", "eval",)),
-    _rule("download_exec", "high", FETCH + r"\b[^\n]{0,300}(?:-o|-O|--output|>)\s*([\w./~$-]+)\s*(?:&&|;)\s*(?:chmod\s+\+?[0-7x+]+\s+\1\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh\s+|python[23]?\s+|\./)?\1(?=\s|$|;)", "a downloaded file is executed right away, before anyone can read it", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
+    _rule("download_exec", "critical", r"\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|\(?await\s+fetch|fetch|(?:[A-Za-z_]\w*\.){1,3}(?:urlopen|get|urlretrieve))\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(\s*[\"']?https?://", "code fetched from the network is executed", ("exec", "eval",)),
+    _rule("download_exec", "high", FETCH + r"\b[^\n]{0,300}?(?:\s-[A-Za-z]*[oO]\s*|\s--output(?:-document)?[=\s]\s*|>\s*)([\w./~$-]+)(?:\s+[^\s&;|]+){0,4}?\s*(?:&&|;)\s*(?:chmod\s+\+?[0-7x+]+\s+\1\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh\s+|python[23]?\s+|\./|\.\s+|source\s+)?\1(?=\s|$|;)", "a downloaded file is executed right away, before anyone can read it", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
     # exfiltration
-    _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}(?:" + SENSITIVE + ")", "a network or mail sink sends a credential or secret file", ("curl", "wget", "request", "httpx", "urlopen", "fetch", "axios", "http.", "beacon", "invoke-", "iwr", "irm", "webclient", "upload", "nc", "netcat", "socat", "/dev/tcp", "smtp", "mail", "mutt", "socket", "sendall", "ftplib", "paramiko",)),
+    _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}(?:" + SENSITIVE + ")", "a network or mail sink sends a credential or secret file", ("curl", "wget", "request", "httpx", "urlopen", "fetch", "axios", "http.", "https.", "beacon", "invoke-", "iwr", "irm", "webclient", "upload", "nc", "netcat", "socat", "/dev/tcp", "smtp", "mail", "mutt", "socket", "sendall", "ftplib", "paramiko", "scp", "sftp", "git", "rclone",)),
     _rule("exfiltration", "critical", r"(?:" + SENSITIVE + r")[^\n]{0,300}\|\s*(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|mailx?|sendmail|mutt)\b", "a credential or secret file is piped to the network or mail", ("|",)),
     _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}" + ENV_DUMP + "|" + ENV_DUMP + r"[^\n]{0,400}" + SINK, "the whole environment (every variable, every token in it) is sent out", ("env", "environ", "printenv",)),
     _rule("exfiltration", "critical", r"\b(?:nc|ncat|netcat)\b\s+(?:-\w+\s+)*[\w.-]+\s+\d{1,5}\s*<\s*\S+|\b(?:cat|tar|zip)\b[^\n|]{0,200}\|\s*(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{1,5}", "a file is sent over a raw socket", ("nc", "netcat",)),
     _rule("exfiltration", "critical", r"\b(?:mailx?|sendmail|mutt)\b[^\n<]{0,200}(?:-s\s|\S+@\S+)[^\n<]{0,200}(?:<\s*[~/$.\w]\S*|-a\s+\S+)", "a file is sent by mail", ("mail", "mutt",)),
     _rule("exfiltration", "critical", r"(?:send|post|upload|forward|email|submit|transmit|leak|copy|exfiltrate)\s+(?:a\s+copy\s+of\s+)?" + CONVERSATION + r"[^\n]{0,120}(?:to|into)\s+(?:https?://|\S+@\S+|(?:this|the|my|our|a|an)\s+(?:\w+\s+)?(?:url|endpoint|webhook|server|email|address))", "instructions send the conversation to a third party", ("conversation", "chat", "transcript", "history", "prompt", "messages", "对话", "聊天", "会话", "系统提示",)),
-    _rule("exfiltration", "critical", r"(?:把|将)" + CONVERSATION + r"[^\n]{0,60}(?:发送|上传|发|转发|提交)(?:到|给|至)", "instructions send the conversation to a third party", ("对话", "聊天", "会话", "系统提示",)),
-    _rule("exfiltration", "critical", r"(?:send|post|upload|email|exfiltrate)\s+(?:the\s+|all\s+|any\s+|every\s+)*(?:user'?s\s+)?(?:ssh\s+keys?|private\s+keys?|api\s+keys|tokens|credentials|passwords|secrets|environment\s+variables|cookies|\.env\s+files?)\s+[^\n]{0,80}(?:to|into)\s+(?:https?://|\S+@\S+|(?:this|the|my|our|a)\s+(?:\w+\s+)?(?:url|endpoint|webhook|server|email|address))", "instructions send secrets to a third party", ("send", "post", "upload", "email", "exfiltrate",)),
+    _rule("exfiltration", "critical", r"(?:把|将)[^\n，。；]{0,12}?" + CONVERSATION + r"[^\n]{0,60}(?:发送|上传|发|转发|提交|post|POST)(?:到|给|至)", "instructions send the conversation to a third party", ("对话", "聊天", "会话", "系统提示",)),
+    _rule("exfiltration", "critical", r"(?:把|将)[^\n。；]{0,30}?(?:\.env|密钥|秘钥|令牌|凭据|凭证|密码|私钥|\btoken|api\s*key|\.ssh|credentials|\.netrc|环境变量|cookie)[^\n。；]{0,40}?(?:发送|上传|发|提交|贴|粘贴|转发|同步|备份|寄)(?:到|给|至|上|在)[^\n]{0,30}?(?:https?://|[\w.+-]+@[\w-]+\.[\w.]+)", "instructions send secrets to a third party (Chinese)", ("把", "将",)),
+    _rule("exfiltration", "critical", r"(?:send|post|upload|email|exfiltrate|paste|submit|share|forward)\s+(?:(?:the|all|any|every|full|whole|entire)\s+)*(?:contents?\s+of\s+(?:the\s+|your\s+)?)?(?:user'?s\s+)?(?:ssh\s+keys?|private\s+keys?|api\s+keys|tokens|credentials|passwords|secrets|environment\s+variables|cookies|`?\.env`?(?:\s+files?)?)\s+[^\n]{0,80}(?:to|into)\s+(?:https?://|\S+@\S+|(?:this|the|my|our|a)\s+(?:\w+\s+)?(?:url|endpoint|webhook|server|email|address))", "instructions send secrets to a third party", ("send", "post", "upload", "email", "exfiltrate", "paste", "submit", "share", "forward",)),
     _rule("exfiltration", "medium", r"(?:webhook\.site|requestbin|pipedream\.net|\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|discord(?:app)?\.com/api/webhooks)", "a request-collection endpoint often used to receive stolen data", ("webhook", "requestbin", "pipedream", "ngrok", "burp", "interact.sh", "oast.",)),
+    _rule("exfiltration", "critical", r"(?:" + ENCODE + "|" + CREDENTIAL + ")[^\n]{0,200}" + DNS_LOOKUP + r"|(?=[^\n]{0,300}(?:" + ENCODE + "|" + CREDENTIAL + "))" + DNS_LOOKUP, "encodes data into DNS names: each lookup carries a piece of it out", ("dig", "nslookup", "host", "drill", "resolve", "gethostby", "getaddrinfo", "dns", "ping",)),
     # destructive
     _rule("destructive", "critical", r"\b(?:shutil\.rmtree|rmSync|rimraf|fs\.rm)\s*\(\s*(?:Path\.home\(\)|os\.path\.expanduser\(\s*[\"']~/?[\"']\s*\)|os\.homedir\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|(?:Path\()?[\"'](?:/|~|~/|[A-Za-z]:\\\\?)[\"']\)?)\s*[,)]", "deletes the home folder or the root", ("rmtree", "rmsync", "rimraf", "fs.rm")),
     _rule("destructive", "high", r"\bgit\s+push\s+(?:\S+\s+)*(?:--force(?!-with-lease)|-f)\b[^\n]{0,80}\b(?:main|master|trunk)\b|\bgit\s+push\s+\S+\s+--delete\s+\$\(", "force-pushes over the main branch or deletes remote branches in bulk", ("git",)),
@@ -112,16 +138,19 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("destructive", "critical", r"--no-preserve-root", "removes the safeguard against deleting /", ("no-preserve-root",)),
     _rule("destructive", "critical", r"\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/|\bwipefs\s+(?:-\w+\s+)*/dev/|\bshred\b[^\n]{0,100}/dev/", "formats or wipes a disk", ("mkfs", "wipefs", "shred",)),
     _rule("destructive", "critical", r"\bdd\b[^\n]{0,200}\bof=/dev/(?:sd|hd|vd|xvd|nvme|disk|rdisk|mmcblk|mapper)|>\s*/dev/(?:sd[a-z]|nvme\d|disk\d|hd[a-z])\b", "writes over a disk device", ("dd", "/dev/",)),
-    _rule("destructive", "critical", r"Remove-Item\s+[^\n]{0,80}(?:-Recurse)[^\n]{0,80}(?:[A-Za-z]:\\\*?(?=\s|$)|\$env:USERPROFILE\\?\*?(?=\s|$)|~\\?\*?(?=\s|$))|\bformat\s+[a-z]:\s*(?:/\w+\s*)*$|Format-Volume|\bdiskpart\b[^\n]{0,40}clean", "deletes or formats a whole drive or the home folder", ("remove-item", "format", "diskpart",)),
+    _rule("destructive", "critical", r"(?:Remove-Item|\brm\b|\bri\b|\bdel\b|\brd\b|\brmdir\b)(?=[^\n]*\s-Recurse\b)[^\n]{0,120}?\s[\"']?(?:-(?:Literal)?Path\s+[\"']?)?(?:[A-Za-z]:\\\*?|\$env:(?:USERPROFILE|HOMEDRIVE|HOME)\\?\*?|\$HOME\\?\*?|~\\?\*?)[\"']?(?=\s|$)|\bformat\s+[a-z]:\s*(?:/\w+\s*)*$|Format-Volume|\bdiskpart\b[^\n]{0,40}clean", "deletes or formats a whole drive or the home folder", ("remove-item", "rm", "ri ", "del", "rd", "format", "diskpart",)),
+    _rule("destructive", "critical", r"\b(?:del|erase)\b(?=[^\n]*\s/s\b)(?:\s+/[a-z])*\s+[\"']?(?:[A-Za-z]:\\(?:Users\\(?:%USERNAME%|[\w.-]+)\\?)?\*?(?:\.\*)?|%USERPROFILE%\\?\*?(?:\.\*)?|%HOMEDRIVE%%HOMEPATH%\\?\*?)[\"']?(?=\s|$)|\b(?:rd|rmdir)\s+(?:/[sq]\s+){1,2}[\"']?(?:[A-Za-z]:\\(?:Users\\(?:%USERNAME%|[\w.-]+))?\\?|%USERPROFILE%\\?)[\"']?(?=\s|$)", "deletes a whole drive or the user's profile (cmd.exe)", ("del", "erase", "rd", "rmdir",)),
+    _rule("destructive", "high", r"\b(?:shred|rm|srm)\b(?:\s+-[\w-]+)*\s+[\"']?(?:~|\$HOME|\$\{HOME\})/\.(?:ssh|gnupg)/?\*?[\"']?(?=\s|$)", "destroys the SSH or GPG keys, which cannot be recovered", ("shred", "rm", "srm",)),
     _rule("destructive", "critical", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:", "a fork bomb", (":()",)),
-    _rule("destructive", "critical", r"\bfind\s+(?:/|~|\$HOME)\s+[^\n]{0,100}-delete\b|\bchmod\s+-R\s+0?[0-7]{3}\s+/(?=\s|$)|\bchown\s+-R\s+\S+\s+/(?=\s|$)", "changes or deletes everything under / or the home folder", ("find", "chmod", "chown",)),
+    _rule("destructive", "critical", r"\bfind\s+[\"']?(?:/|~|\$HOME|\$\{HOME\})/?[\"']?\s+[^\n]{0,100}(?:-delete\b|-exec\s+rm\b)|\bchmod\s+-R\s+0?[0-7]{3}\s+/(?=\s|$)|\bchown\s+-R\s+\S+\s+/(?=\s|$)", "changes or deletes everything under / or the home folder", ("find", "chmod", "chown",)),
     # reverse shells
     _rule("reverse_shell", "critical", r"/dev/(?:tcp|udp)/[\w.\-]+/\d{1,5}", "a shell reads and writes a network socket (/dev/tcp)", ("/dev/tcp", "/dev/udp",)),
     _rule("reverse_shell", "critical", r"\b(?:nc|ncat|netcat)\b[^\n|;]{0,120}\s-(?:e|c)\s*\S|\bmkfifo\b[^\n]{0,200}\b(?:nc|ncat|netcat|telnet)\b|\bsocat\b[^\n]{0,200}exec:", "a shell is handed to a network connection", ("nc", "netcat", "mkfifo", "socat",)),
+    _rule("reverse_shell", "critical", r"(?:/bin/)?\b(?:ba|z|da)?sh\s+-i\b[^\n]{0,120}\|\s*(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b|\b(?:nc|ncat|netcat|telnet)\b[^\n|]{0,80}\|\s*(?:/bin/)?(?:ba|z|da)?sh\b[^\n|]{0,40}\|\s*(?:nc|ncat|netcat|telnet)\b", "an interactive shell is piped to and from a network connection", ("sh -i", "nc", "netcat", "telnet",)),
     _rule("reverse_shell", "critical", r"\bperl\b[^\n]{0,40}-e[^\n]{0,300}socket[^\n]{0,300}exec|\bfsockopen\s*\([^\n]{0,200}(?:exec|shell_exec|system|proc_open)|\bruby\b[^\n]{0,40}-rsocket", "a one-line reverse shell", ("perl", "fsockopen", "ruby",)),
     # credential access
-    _rule("credential_access", "high", r"(?:\b(?:read|print|dump|upload|cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|type|Get-Content|gc|Copy-Item)\b|\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFile\(|fs\.read|shutil\.copy\w*\(|copyfile\(|sqlite3\.connect\(|\.read\s*\(|读取|读出|查看|打印|输出|复制|拷贝|上传)[^\n;|]{0,150}(?:" + CREDENTIAL + ")", "reads a credential store (keys, tokens, cookies, saved passwords)", (".ssh", ".aws", ".netrc", ".git-cred", ".docker", ".kube", "gcloud", ".config", ".npmrc", ".pypirc", "shadow", ".gnupg", ".password", "login data", "cookies", "web data", "local state", "key4", "logins.json", "_history", "keychain",)),
-    _rule("credential_access", "high", r"\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b|\bbrowser_cookie3\b|\bmimikatz\b|\blsass\b|\bcmdkey\s+/list|\bvaultcmd\b|\bLaZagne\b|CryptUnprotectData", "reads saved passwords or cookies", ("security", "cookie3", "mimikatz", "lsass", "cmdkey", "vaultcmd", "lazagne", "cryptunprotect",)),
+    _rule("credential_access", "high", r"(?:\b(?:read|print|dump|upload|cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|type|Get-Content|gc|Copy-Item|Compress-Archive)\b|\b7z\s+a\b|\bgit\b[^\n]{0,60}\badd\b|ReadAll(?:Bytes|Text|Lines)\(|\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFile\(|fs\.read|shutil\.copy\w*\(|copyfile\(|sqlite3\.connect\(|\.read\s*\(|读取|读出|查看|打印|输出|复制|拷贝|上传)[^\n;|]{0,150}(?:" + CREDENTIAL + ")", "reads a credential store (keys, tokens, cookies, saved passwords)", (".ssh", ".aws", ".netrc", ".git-cred", ".docker", ".kube", "gcloud", ".config", ".npmrc", ".pypirc", "shadow", ".gnupg", ".password", "login data", "cookies", "web data", "local state", "key4", "logins.json", "_history", "keychain",)),
+    _rule("credential_access", "high", r"\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b|\bbrowser_cookie3\b|\bmimikatz\b|\blsass\b|\bcmdkey\s+/list|\bvaultcmd\b|\bLaZagne\b|CryptUnprotectData|\breg(?:\.exe)?\s+save\s+HKLM\\+(?:SAM|SECURITY|SYSTEM)\b|\bntdsutil\b|\bntds\.dit\b|\bsekurlsa\b", "reads saved passwords, cookies or the system's password hashes", ("security", "cookie3", "mimikatz", "lsass", "cmdkey", "vaultcmd", "lazagne", "cryptunprotect", "reg", "ntds", "sekurlsa",)),
     # defense evasion
     _rule("defense_evasion", "high", r"\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bhistory\s+-[cw]\b|\bset\s+\+o\s+history|\bhistory\s+-d\b|\bshred\b[^\n]{0,60}_history|\brm\b[^\n]{0,60}\.(?:bash|zsh)_history|>\s*~/\.(?:bash|zsh)_history|ln\s+-sf?\s+/dev/null\s+~/\.\w*_history|Clear-History|PSReadLine[^\n]{0,60}SaveNothing", "erases or turns off the shell history", ("hist", "psreadline",)),
     _rule("defense_evasion", "high", r"\bsetenforce\s+0\b|SELINUX=disabled|\b(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike|sentinelone|iptables|nftables)\b|\bufw\s+disable\b|\biptables\s+-F\b|Set-MpPreference\s+[^\n]{0,60}-Disable\w+\s+\$?(?:true|1)|Add-MpPreference\s+-Exclusion|netsh\s+(?:adv)?firewall\s+set\s+[^\n]{0,60}\b(?:state\s+off|opmode\s+disable)|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bauditctl\s+-[De]\s*0?", "turns off a security control (SELinux, firewall, antivirus, audit)", ("setenforce", "selinux", "systemctl", "service", "ufw", "iptables", "mppreference", "netsh", "spctl", "csrutil", "auditctl",)),
@@ -129,10 +158,11 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("defense_evasion", "medium", r"\bxattr\s+-(?:d|c|rd|dr)\s+(?:com\.apple\.quarantine\s+)?", "removes the macOS quarantine mark from downloaded files", ("xattr",)),
     _rule("defense_evasion", "high", r"\bif\b[^\n]{0,200}(?:\.dockerenv|gettrace\(\)|IsDebuggerPresent|\bvbox|vmware|virtualbox|\bqemu\b|sandboxie)", "behaves differently when it sees it is being analysed (sandbox, debugger, VM)", ("dockerenv", "gettrace", "debugger", "vbox", "vmware", "virtualbox", "qemu", "sandboxie")),
     _rule("defense_evasion", "high", r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]{0,100}(?:-(?:w|windowstyle)\s+hidden\b|-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,})", "runs PowerShell hidden or with an encoded command a reader cannot see", ("powershell", "pwsh")),
+    _rule("defense_evasion", "high", r"--dangerously-(?:skip-permissions|bypass-approvals-and-sandbox)\b|\b(?:approval[_-]policy|sandbox[_-]mode)\s*[=:]\s*[\"']?(?:never|danger-full-access)\b", "runs an agent with its permission prompts or its sandbox turned off", ("dangerously", "approval", "sandbox",)),
     _rule("defense_evasion", "high", r"(?:disable|turn\s+off|switch\s+off|stop|bypass|escape)\s+(?:the\s+|any\s+|all\s+)?(?:sandbox(?:ing)?|audit(?:ing|\s+log(?:ging|s)?)|security\s+(?:tools?|software|monitoring)|antivirus|endpoint\s+protection)|(?:关闭|禁用|绕过)(?:沙箱|审计|杀毒|防火墙|安全软件)", "tells the agent to switch off a sandbox, auditing or security software", ("disable", "turn", "switch", "stop", "bypass", "escape", "关闭", "禁用", "绕过")),
     # persistence
-    _rule("persistence", "high", r"(?:append|add|write|insert|>>|\btee\b|写入|追加|加入)[^\n]{0,100}(?:\.claude[\\/]settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor[\\/]rules|\.codex[\\/]config\.toml|\.gemini[\\/]settings\.json|mcp\.json)", "changes an agent's own configuration or memory so it applies to every future session", ("claude", "agents.md", "gemini", "cursor", "codex", "mcp.json")),
-    _rule("persistence", "high", r"(?:>|\btee\b|\bcp\b|\bmv\b|\bln\b|write|open\()[^\n]{0,120}hooks/(?:pre|post)-[a-z-]+", "installs a git hook that runs on every checkout, commit or push", ("hooks/",)),
+    _rule("persistence", "high", r"(?:\b(?:append|add|write|insert)\b|>>|\btee\b|写入|追加|加入)[^\n]{0,100}(?:\.claude[\\/]settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor[\\/]rules|\.codex[\\/]config\.toml|\.gemini[\\/]settings\.json|mcp\.json)", "changes an agent's own configuration or memory so it applies to every future session", ("claude", "agents.md", "gemini", "cursor", "codex", "mcp.json")),
+    _rule("persistence", "high", r"(?:>|\btee\b|\bcp\b|\bmv\b|\bln\b|\s-[A-Za-z]*[oO]\s*|--output[\s=]|-OutFile\s|\bchmod\s+\+?[0-7x+]+\s+|\bwrite(?:_text|_bytes|FileSync|File)?\s*\(|\bopen\s*\(|Set-Content|Out-File|Copy-Item)[^\n]{0,120}hooks/(?:pre|post)-[a-z-]+", "installs a git hook that runs on every checkout, commit or push", ("hooks/",)),
     _rule("persistence", "high", r"\|\s*crontab\s+(?:-\s*)?(?:$|[;&)])|\bcrontab\s+(?:-u\s+\S+\s+)?(?:-\s*$|[\w~$-]*[./][\w./~$-]+)|(?:>>?|\btee\s+(?:-a\s+)?)\s*/(?:etc/cron|var/spool/cron)|/etc/cron\.(?:d|daily|hourly)/", "installs a cron job", ("crontab", "cron",)),
     _rule("persistence", "high", r"(?:>>?|\btee\s+(?:-a\s+)?)\s*" + _RC + r"|open\s*\([^\n]{0,80}" + _RC + r"[^\n]{0,40}[\"'][aw]b?\+?[\"']|appendFile(?:Sync)?\([^\n]{0,80}" + _RC + r"|Add-Content[^\n]{0,80}\$PROFILE", "appends to a shell start-up file, so it runs in every new shell", ("bashrc", "zshrc", "profile", "bash_login", "zshenv", "zlogin", "config.fish",)),
     _rule("persistence", "high", r"\blaunchctl\s+(?:load|bootstrap|submit|enable)\b|(?:>|\bcp\b|\bmv\b|\btee\b|\bln\b|write)[^\n]{0,120}Library/Launch(?:Agents|Daemons)", "installs a launchd agent that runs at login", ("launch",)),
@@ -144,27 +174,43 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("prompt_injection", "critical", _IGNORE_ZH, "tells the model to drop the instructions it was given (Chinese)", ("忽", "无视", "忘", "不要理会", "跳过",)),
     _rule("prompt_injection", "critical", _HIDE_EN, "tells the model to hide what it does from the user", ("tell", "inform", "mention", "reveal", "disclose", "alert", "notify", "know", "telling", "hide", "conceal", "keep",)),
     _rule("prompt_injection", "critical", _HIDE_ZH, "tells the model to hide what it does from the user (Chinese)", ("用户",)),
+    _rule("prompt_injection", "critical", _VOID_EN, "declares the instructions the model was given void", ("void", "obsolete", "suspended", "revoked", "cancel", "invalid", "lifted", "overridden", "superseded", "disabled", "no longer",)),
+    _rule("prompt_injection", "critical", _VOID_ZH, "declares the instructions the model was given void (Chinese)", ("有效", "无效", "作废", "失效", "适用", "取消",)),
     _rule("prompt_injection", "high", _ROLE, "tries to give the model a new role or system prompt", ("you are now", "mode", "system", "im_", "inst", "你现在", "开发者模式",)),
+    _rule("prompt_injection", "high", _CHAT_MARKUP, "imitates a chat-template token or a system message, to pass as a new turn", ("<|", "sys", "system", "admin", "developer",)),
+    _rule("prompt_injection", "high", _UNBOUND, "gives the model a role without limits", ("restriction", "limit", "rules", "filter", "guideline", "boundar", "censor", "safety", "ethic", "refuse", "限制", "约束", "规则",)),
     _rule("prompt_injection", "high", _FORCED, "makes the model use tools without the user's approval", ("without", "never", "bypass", "skip", "disable", "always", "immediately", "automatically", "dangerously", "无需", "不要",)),
 )
 # a shell start-up file that only gains a PATH entry or a tool's init line: install instructions, not a foothold
 _BENIGN_RC = re.compile(r"(?:export\s+PATH=|\bPATH=|eval\s+\"?\$\(\s*[\w.-]+\s+(?:init|env|shellenv|completion)\b|"
                         r"source\s+[\w$~./-]+/(?:env|completion)|\bcomplete\s+-)", re.IGNORECASE)
 CREDENTIAL_RE = re.compile(CREDENTIAL, re.IGNORECASE)
-_SINK = re.compile(SINK, re.IGNORECASE)
-_SOCKET = re.compile(r"\bsocket\b|TCPClient|net\.(?:Socket|connect|createConnection)", re.IGNORECASE)
-_SPAWN = re.compile(r"subprocess|pty\.spawn|os\.system|os\.exec|child_process|/bin/(?:ba)?sh|cmd\.exe|\biex\b|Invoke-Expression", re.IGNORECASE)
-_WIRED = re.compile(r"\bdup2\b|pty\.spawn|GetStream\(\)|spawn\(\s*[\"']?(?:/bin/)?(?:ba|z)?sh\b|stdin\s*=\s*\w*sock", re.IGNORECASE)
+SINK_RE = re.compile(SINK, re.IGNORECASE)
+ENV_DUMP_RE = re.compile(ENV_DUMP, re.IGNORECASE)
 # a key a command authenticates with is not a key it reads out or sends
-_AUTH = re.compile(r"(?:\s-i\s*|--identity-file[\s=]*|IdentityFile\s*|--key[\s=]+|--cert[\s=]+|--cacert[\s=]+|"
-                   r"--netrc-file[\s=]*)\S+", re.IGNORECASE)
+AUTH_RE = re.compile(r"(?:\s-i\s*|--identity-file[\s=]*|IdentityFile\s*|--key[\s=]+|--cert[\s=]+|--cacert[\s=]+|"
+                     r"--netrc-file[\s=]*|--kubeconfig[\s=]+|\bKUBECONFIG=)\S+", re.IGNORECASE)
 # nor is what it writes to, or the environment it hands its child processes
-_NOT_SENT = re.compile(r"(?:\s-o\s+|--output[\s=]+|>>?\s*)\S+|\benv\s*[=:]\s*[({]?\s*(?:\*\*|\.\.\.|dict\()?\s*"
-                       r"(?:os\.environ|process\.env)(?:\.copy\(\))?", re.IGNORECASE)
+NOT_SENT_RE = re.compile(r"(?:\s-o\s+|--output[\s=]+|>>?\s*)\S+|\benv\s*[=:]\s*[({]?\s*(?:\*\*|\.\.\.|dict\()?\s*"
+                         r"(?:os\.environ|process\.env)(?:\.copy\(\))?", re.IGNORECASE)
+
+
+# what a search tool is given to look for is a pattern, not a command: its quoted arguments are blanked
+_SEARCH = re.compile(r"(?:^|[|;&(`]\s*|\$\s+)(?:sudo\s+)?(?:[ef]?grep|rg|ag|ack|git\s+grep|Select-String|findstr|semgrep)\b"
+                     r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^|;&\n'\"`])*", re.IGNORECASE)
+_SEARCH_HINT = re.compile(r"grep|\brg\b|\bag\b|\back\b|select-string|findstr|semgrep", re.IGNORECASE)
+_PATTERN_ARG = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def searched(view: str) -> str:
+    """``view`` with the quoted patterns of its search commands (grep, rg, Select-String …) blanked."""
+    if not _SEARCH_HINT.search(view):
+        return view
+    return _SEARCH.sub(lambda m: _PATTERN_ARG.sub(lambda q: " " * len(q.group()), m.group()), view)
 
 
 _ANY_HINT = re.compile("|".join(r.hints.pattern for r in LINE_RULES))
-_READ_CREDENTIAL = next(r for r in LINE_RULES if r.kind == "credential_access")
+READ_CREDENTIAL = next(r for r in LINE_RULES if r.kind == "credential_access")
 
 
 def line_findings(file: str, lines: list[Line], *, decoded_from: int | None = None) -> list[Finding]:
@@ -175,17 +221,23 @@ def line_findings(file: str, lines: list[Line], *, decoded_from: int | None = No
         lower = line.view.lower()
         if not _ANY_HINT.search(lower):
             continue
-        unauth = _AUTH.sub(" ", line.view)
-        sent = _NOT_SENT.sub(" ", unauth)
+        view_of_line = searched(line.view)
+        unauth = AUTH_RE.sub(" ", view_of_line)
+        sent = NOT_SENT_RE.sub(" ", unauth)
         seen: set[str] = set()
         for rule in LINE_RULES:
             if rule.kind in seen or not rule.hints.search(lower):  # first rule of a kind speaks
                 continue
-            view = sent if rule.kind == "exfiltration" else unauth if rule.kind == "credential_access" else line.view
+            view = sent if rule.kind == "exfiltration" else unauth if rule.kind == "credential_access" else view_of_line
             m = rule.regex.search(view)
             if m is None:
                 continue
             seen.add(rule.kind)
+            read = CREDENTIAL_RE.search(m.group()) if rule.kind == "exfiltration" else None
+            if read is not None and "credential_access" not in seen:  # what a sink sends, it has read
+                seen.add("credential_access")
+                out.append(Finding("credential_access", "high", file, decoded_from or line.number, short(read.group()),
+                                   "sends a credential store out, so it reads it first"))
             severity, reason = rule.severity, rule.reason
             if rule.kind == "persistence" and "start-up file" in reason and _BENIGN_RC.search(line.view):
                 severity, reason = "medium", reason + " (a PATH entry or a tool's init line)"
@@ -195,14 +247,10 @@ def line_findings(file: str, lines: list[Line], *, decoded_from: int | None = No
     return out
 
 
-_HOME_PATH = re.compile(r"expanduser|Path\.home|homedir\(|\$env:USERPROFILE|%USERPROFILE%|os\.environ\[\s*[\"']HOME|\$HOME|~/", re.IGNORECASE)
-_ENV_SENT = re.compile(r"(?:\w+\[[^\]\n]{1,60}\]\s*=\s*|json\.dumps\(\s*|JSON\.stringify\(\s*|\bdata\s*=\s*|\bbody\s*[:=]\s*)"
-                       r"(?:dict\(|\{\s*\*\*|\{\s*\.\.\.)?\s*(?:os\.environ|process\.env)\b", re.IGNORECASE)
-_EVAL_VAR = re.compile(r"\b(?:eval|exec|Function)\s*\(\s*[A-Za-z_]\w{0,30}\s*\)", re.IGNORECASE)
-_FETCHES = re.compile(r"https?\.get\(|\bfetch\s*\(|requests\.get|urlopen|httpx\.get|axios\.get|Invoke-WebRequest|DownloadString", re.IGNORECASE)
-
-
-_PROSE = tuple(r for r in LINE_RULES if r.kind == "prompt_injection" or r.reason.startswith("instructions"))
+# prose rules, read across a line break too: instructions to the model wrap like any sentence
+_PROSE = tuple(r for r in LINE_RULES if r.kind == "prompt_injection"
+               or r.reason.startswith(("instructions", "tells the agent", "changes an agent's")))
+_PROSE_HINT = re.compile("|".join(r.hints.pattern for r in _PROSE))
 
 
 def _wrapped(file: str, line: Line, after: Line | None, decoded_from: int | None) -> list[Finding]:
@@ -214,38 +262,11 @@ def _wrapped(file: str, line: Line, after: Line | None, decoded_from: int | None
     cut = len(line.view.rstrip())
     out: list[Finding] = []
     lower = joined.lower()
+    if not _PROSE_HINT.search(lower):  # most line pairs: one search instead of one per rule
+        return out
     for rule in _PROSE:
         m = rule.regex.search(joined) if rule.hints.search(lower) else None
         if m is not None and m.start() < cut < m.end():
             out.append(Finding(rule.kind, rule.severity, file, decoded_from or line.number, short(m.group()),
                                rule.reason))
-    return out
-
-
-def script_findings(file: str, lines: list[Line]) -> list[Finding]:
-    """What takes more than one line of a script: a credential read and a network send in one file;
-    a socket wired to a spawned shell. (Not for prose, where a path and a ``curl`` are unrelated.)"""
-    out: list[Finding] = []
-    read = next((ln for ln in lines if _READ_CREDENTIAL.regex.search(_AUTH.sub(" ", ln.view))), None)
-    sink = next((ln for ln in lines if _SINK.search(_NOT_SENT.sub(" ", _AUTH.sub(" ", ln.view)))), None)
-    if read is not None and sink is not None and read is not sink:
-        out.append(Finding("exfiltration", "critical", file, sink.number, short(sink.view),
-                           f"this script reads a credential store (line {read.number}) and sends data out"))
-    env = next((ln for ln in lines if _ENV_SENT.search(ln.view)), None)
-    if env is not None and sink is not None:
-        out.append(Finding("exfiltration", "critical", file, sink.number, short(sink.view),
-                           f"this script packs the whole environment (line {env.number}) and sends data out"))
-    for ln in lines:
-        if CREDENTIAL_RE.search(_AUTH.sub(" ", ln.view)) and _HOME_PATH.search(ln.view) and ln is not read:
-            out.append(Finding("credential_access", "high", file, ln.number, short(ln.view),
-                               "builds the path of a credential store (keys, tokens, cookies, saved passwords)"))
-    evals = next((ln for ln in lines if _EVAL_VAR.search(ln.view)), None)
-    if evals is not None and any(_FETCHES.search(ln.view) for ln in lines):
-        out.append(Finding("download_exec", "critical", file, evals.number, short(evals.view),
-                           "this script fetches from the network and evaluates a variable as code"))
-    text = "\n".join(line.view for line in lines)
-    if _SOCKET.search(text) and _SPAWN.search(text) and _WIRED.search(text):
-        where = next(ln for ln in lines if _WIRED.search(ln.view))
-        out.append(Finding("reverse_shell", "critical", file, where.number, short(where.view),
-                           "a socket is wired to a spawned shell's input and output"))
     return out

@@ -1,1 +1,1 @@
-KEY = "AIzaSyD-3xampleFakeKey_0123456789abcdEFG"
+KEY = "AIzaSyD-3xampleFakeKey_0123456789abcdEF"

@@ -1,0 +1,90 @@
+"""A command or an injection quoted as an example is a mention, not an instruction.
+
+Security reviews and teaching material quote what they warn against ("look for `curl … | sh`",
+攻击者会写"忽略之前的所有指令"). A finding in prose is lowered when it lives only inside quotes or
+inline code on its line (with the quoted text blanked, its rule no longer fires there) and the
+quote is framed as a mention:
+
+    forbidden   the quote follows "never", "do not", "不要" … directly ("Never `git push --force`")
+                : lowered to medium
+    example     the file says its examples are not to be run ("do not run anything from …",
+                "treat it as data", "不要执行"), or an example marker comes before the quote on its
+                line ("such as", "e.g.", "like", "asking the model to", "例如", "示例", "攻击者 … 写"):
+                critical lowered to high, so a person still looks before the skill is trusted
+
+Never lowered: a line that tells the agent to run the quote (it opens with "Run", "Execute",
+"运行" …) or makes it conditional ("unless", "then run it", "除非"); a fenced code block (it
+holds commands to run); a script; decoded text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import deobfuscate, rules
+from .markdown import QUOTED, blank_quotes, fences, inside
+from .model import Finding
+
+_KINDS = {"prompt_injection", "exfiltration", "download_exec", "destructive", "reverse_shell", "persistence",
+          "defense_evasion", "credential_access"}
+# the file says its examples are not to be run
+FRAME = re.compile(
+    r"(?:do\s+not|don'?t|never)\s+(?:run|execute|follow|obey|act\s+on|test)\b[^\n.]{0,40}?\b(?:anything|"
+    r"any\s+(?:code|commands?|of\s+(?:it|them|these|this))|them|it|these|"
+    r"the\s+(?:examples?|commands?|patterns?|text|code|diff)|from\s+the)\b|"
+    r"treat\s+(?:everything|all|it|the\s+\w+)\b[^\n.]{0,30}\bas\s+(?:data|untrusted|text)\b|"
+    r"(?:examples?|patterns?)\s+to\s+recogni[sz]e|not\s+steps\s+to\s+follow|"
+    r"(?:不要|切勿|请勿|禁止)(?:\*\*)?(?:执行|运行)|仅供(?:培训|学习|识别)|用于(?:培训|教学)", re.IGNORECASE)
+# a prohibition right before the quote: "Never `…`", "do not run `…`"
+_FORBIDDEN = re.compile(
+    r"(?:\bnever|\bdo\s+not|\bdon'?t|\bmust\s+not|\bavoid|不要|切勿|请勿|禁止|不得|严禁)\s*"
+    r"(?:(?:run(?:ning)?|use|using|execute|type|paste|call|add|write|运行|执行|使用)\s*)?$", re.IGNORECASE)
+# a condition or a later "then run it" turns a mention back into an instruction
+_UNLESS = re.compile(
+    r"\b(?:unless|except|until|but\s+if|only\s+if)\b|\b(?:then|and\s+then)\s+(?:run|execute|paste)\b|"
+    r"\b(?:run|execute)\s+it\b|除非|否则|然后(?:运行|执行)", re.IGNORECASE)
+# words that introduce a quote as an example
+_MARKER = re.compile(
+    r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
+    r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
+    r"search(?:ing)?\s+for|writes?|says?|quotes?)\b|例如|比如|示例|例子|类似|诸如|攻击者", re.IGNORECASE)
+_IMPERATIVE = re.compile(r"^\s*(?:[-*+>]\s+|\d+[.)]\s*|#+\s*)?(?:please\s+|then\s+|now\s+)?"
+                         r"(?:run|execute|paste|type|enter|请?(?:运行|执行)|在终端)", re.IGNORECASE)
+
+
+def _fires(rel: str, kind: str, line: str) -> bool:
+    return any(f.kind == kind for f in rules.line_findings(rel, deobfuscate.views(line)))
+
+
+def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
+    """``found`` with the findings that are mentions lowered (see the module docstring)."""
+    candidates = [f for f in found if f.kind in _KINDS and f.line is not None and f.severity in ("critical", "high")
+                  and "decoded" not in f.reason]
+    if not candidates:
+        return found
+    raw = text.split("\n")
+    fenced = fences(text)
+    framed = FRAME.search(text) is not None
+    out: list[Finding] = []
+    for f in found:
+        new = f
+        if f in candidates and f.line is not None and f.line <= len(raw) and not inside(f.line, fenced):
+            after = raw[f.line] if f.line < len(raw) else ""  # a sentence may wrap onto the next line
+            new = _as_mention(rel, f, raw[f.line - 1], after, framed)
+        out.append(new)
+    return out
+
+
+def _as_mention(rel: str, f: Finding, line: str, after: str, framed: bool) -> Finding:
+    quotes = list(QUOTED.finditer(line))
+    if not quotes or _IMPERATIVE.match(line) or _UNLESS.search(blank_quotes(line)):
+        return f
+    if _fires(rel, f.kind, blank_quotes(line) + "\n" + blank_quotes(after)):  # it is said outside the quotes too
+        return f
+    before = [line[:q.start()] for q in quotes]
+    if any(_FORBIDDEN.search(b.rstrip(" *_")) for b in before):
+        return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
+    if f.severity == "critical" and (framed or any(_MARKER.search(re.split(r"[.。;；!?！？|]", b)[-1]) for b in before)):
+        return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not "
+                                                                         "given as an instruction")
+    return f
