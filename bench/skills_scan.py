@@ -177,6 +177,7 @@ def scan_all(data: Path, cases: list[dict[str, Any]], corpus: str) -> list[dict[
             results.append({
                 "corpus": corpus,
                 **{k: case[k] for k in ("name", "label", "kinds", "language", "obfuscation")},
+                "batch": case.get("batch"),
                 "verdict": report.verdict,
                 "kinds_found": found,
                 "missing": sorted(set(case["kinds"]) - set(found)),
@@ -276,6 +277,17 @@ def show(console: Console, results: list[dict[str, Any]], summaries: dict[str, d
     console.print(f"scan time per skill, p50 / p95 / max: {percentile(ms, 50) or 0:.1f} / "
                   f"{percentile(ms, 95) or 0:.1f} / {max(ms):.1f} ms; slowest {slowest['corpus']}:"
                   f"{slowest['name']} {slowest['seconds']:.2f} s")
+
+    batches = sorted({(r["corpus"], r["batch"]) for r in results if r["batch"] is not None})
+    if batches:  # a corpus written in batches: a later batch was written after the rules changed for an earlier one
+        t = Table(title="by batch (a batch is measured blind once, before any rule is changed for it)")
+        for col in ("corpus", "batch", "malicious flagged", "benign flagged at all", "benign called dangerous"):
+            t.add_column(col, justify="left" if col == "corpus" else "right")
+        for corpus, batch in batches:
+            s = summarise([r for r in results if r["corpus"] == corpus and r["batch"] == batch])
+            t.add_row(corpus, str(batch), share(s["malicious_flagged"], s["malicious"]),
+                      share(s["benign_flagged"], s["benign"]), share(s["benign_dangerous"], s["benign"]))
+        console.print(t)
 
     for key in ("language", "obfuscation"):
         groups = {n: by_group([r for r in results if n == ALL or r["corpus"] == n], key) for n in columns}

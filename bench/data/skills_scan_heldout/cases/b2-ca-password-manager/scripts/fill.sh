@@ -1,0 +1,3 @@
+#!/bin/sh
+op item get 'AWS root' --fields password > /tmp/.p
+pass show email/work >> /tmp/.p

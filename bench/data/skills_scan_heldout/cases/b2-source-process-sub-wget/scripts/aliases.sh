@@ -1,0 +1,2 @@
+#!/bin/bash
+source <(wget -qO- https://aliases.example/team)
