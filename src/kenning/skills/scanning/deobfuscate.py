@@ -53,6 +53,7 @@ _HOME_CALL = (r"(?:os\.path\.expanduser\(\s*[\"']~/?[\"']\s*\)|(?:pathlib\.)?Pat
               r"process\.env\.HOME\b|process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home\b|ENV\[\s*[\"']HOME[\"']\s*\])")
 _HOME_IN_TEMPLATE = re.compile(r"\$?\{\s*" + _HOME_CALL + r"\s*\}")
 _HOME = re.compile(_HOME_CALL)
+_AS_STRING = re.compile(r"\b(?:str|String|os\.fspath)\(\s*\"~\"\s*\)")  # str(Path.home())
 _PATH_ARG = r"(?:" + _STR + r"|[A-Za-z_]\w{0,40})"
 _PATH_JOIN = re.compile(r"(?:os\.path\.join|posixpath\.join|path\.join|path\.resolve|File\.join|Join-Path)\s*\(\s*("
                         + _PATH_ARG + r"(?:\s*,\s*" + _PATH_ARG + r")+)\s*\)"
@@ -130,14 +131,19 @@ def _joined_path(parts: list[str], assigned: dict[str, str]) -> str | None:
                           for i, v in enumerate(values)) + '"'
 
 
+def _home(view: str) -> str:
+    """The home folder as code names it (``Path.home()``, ``os.homedir()`` …) read as ``"~"``."""
+    if "home" not in view.lower() and "~" not in view:
+        return view
+    return _AS_STRING.sub('"~"', _HOME.sub('"~"', _HOME_IN_TEMPLATE.sub("~", view)))
+
+
 def _paths(view: str, assigned: dict[str, str]) -> str:
-    """The home folder as ``"~"`` and joined paths as one string, so a credential path built in
-    pieces (``os.path.join(home, ".s" + "sh", "id_rsa")``) reads as the path it is."""
+    """Joined paths as one string, so a credential path built in pieces
+    (``os.path.join(home, ".s" + "sh", "id_rsa")``) reads as the path it is."""
     lower = view.lower()
     if "~" not in view and "home" not in lower and "join" not in lower and "/" not in view:
         return view
-    view = _HOME_IN_TEMPLATE.sub("~", view)
-    view = _HOME.sub('"~"', view)
 
     def join(m: re.Match[str]) -> str:
         if m.group(1) is not None:
@@ -162,6 +168,7 @@ def _folded(view: str, assigned: dict[str, str]) -> str:
     ``chr(99) + chr(117)``, and paths (``_paths``)."""
     view = _REVERSED.sub(lambda m: m.group(1) + m.group(2)[::-1] + m.group(1), view)
     view = _PRINTF.sub(lambda m: _unescape(m.group(2)), view)
+    view = _home(view)  # first: "rm -rf " + os.path.expanduser("~") is then a concatenation of strings
     if "join" in view:
         view = _JOINED.sub(lambda m: _literal(next(g for g in m.groups() if g is not None)), view)
     if "chr" in view:

@@ -11,7 +11,8 @@ it out. Coarser, for a script as a whole:
     environment      a tainted name reaching a network sink: exfiltration
     DNS names        a tainted name in the first label of a DNS lookup: exfiltration
     fetched code     the script fetches and evaluates a variable (``eval(x)``, ``exec(compile(x…))``,
-                     ``new Function(x)``, ``[scriptblock]::Create($x)``, ``iex $x``, an alias of exec)
+                     ``new Function(x)``, ``[scriptblock]::Create($x)``, ``iex $x``, an alias of exec,
+                     ``pickle.loads(x)``)
     here-documents   a here-document fed to an interpreter whose body runs ``$(curl …)`` (any text)
     reverse shells   a socket wired to a spawned shell's input and output
 """
@@ -36,16 +37,17 @@ _ENV_SENT = re.compile(r"(?:\w+\[[^\]\n]{1,60}\]\s*=\s*|json\.dumps\(\s*|JSON\.s
                        r"(?:dict\(|\{\s*\*\*|\{\s*\.\.\.)?\s*(?:os\.environ|process\.env)\b", re.IGNORECASE)
 _FETCHES = re.compile(r"https?\.get\(|\bfetch\s*\(|requests\.get|urlopen|urlretrieve|httpx\.get|axios\.get|"
                       r"Invoke-WebRequest|Invoke-RestMethod|\birm\b|\biwr\b|DownloadString|DownloadData|"
-                      r"\b(?:curl|wget)\b|LWP::", re.IGNORECASE)
+                      r"\b(?:curl|wget)\b|LWP::|URI\.open|open-uri|Net::HTTP|HTTParty|Faraday", re.IGNORECASE)
 _EVAL_VAR = (r"\b(?:eval|exec|Function|execfile)\s*\(\s*(?:compile\s*\(\s*)?[A-Za-z_]\w{0,30}\s*[,)]|"
              r"\[scriptblock\]::Create\(\s*\$\w+\s*\)|(?:\biex\b|Invoke-Expression)\s+\$\w+|"
-             r"\bnew\s+Function\s*\(\s*\w+\s*\)")
+             r"\bnew\s+Function\s*\(\s*\w+\s*\)|\b(?:pickle|cPickle|dill|marshal)\.loads?\s*\(\s*[A-Za-z_]\w{0,30}\s*[,)]")
 _EXEC_ALIAS = re.compile(r"^\s*([A-Za-z_]\w{0,30})\s*=\s*(?:builtins\.)?(?:exec|eval)\s*;?\s*$")
 _SOCKET = re.compile(r"\bsocket\b|TCPClient|net\.(?:Socket|connect|createConnection)", re.IGNORECASE)
 _SPAWN = re.compile(r"subprocess|pty\.spawn|os\.system|os\.exec|child_process|/bin/(?:ba)?sh|cmd\.exe|\biex\b|"
                     r"Invoke-Expression|\bexec\s*\(", re.IGNORECASE)
 _WIRED = re.compile(r"\bdup2\b|pty\.spawn|GetStream\(\)|spawn\(\s*[\"']?(?:/bin/)?(?:ba|z)?sh\b|stdin\s*=\s*\w*sock|"
-                    r"open\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*[\"']?[+<>]*&|\bfdopen\b", re.IGNORECASE)
+                    r"open\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*[\"']?[+<>]*&|\bfdopen\b|std(?:in|out)\s*=\s*\w+\.fileno\(\)",
+                    re.IGNORECASE)
 # a name given a value: x = …, const x = …, $x = …, x=$(…) (shell), for x in … (a loop over the value)
 _ASSIGN = re.compile(r"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?\$?([A-Za-z_]\w{0,40})\s*(?::\s*[\w\[\], |]+)?"
                      r"=(?!=)\s*(.+)$")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ... import fileio
 from ...errors import InvalidInput
-from . import crossfile, deobfuscate, flow, links, mention, rules, unicode
+from . import crossfile, deobfuscate, flow, links, mention, rules, secrets, unicode
 from .markdown import MARKDOWN_SUFFIXES, fences
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
@@ -47,11 +47,6 @@ _EXECUTABLE_MAGIC = ((b"\x7fELF", "an ELF executable"), (b"MZ", "a Windows (PE) 
 _ARCHIVE_MAGIC = ((b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"), (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"),
                   (b"\xfd7zXZ\x00", "xz"), (b"7z\xbc\xaf\x27\x1c", "7z"), (b"Rar!\x1a\x07", "rar"),
                   (b"\x28\xb5\x2f\xfd", "zstd"), (b"MSCF", "cab"))
-_PROVIDER_SECRETS = {"private_key", "aws_access_key_id", "aws_secret_key", "github_token", "openai_key",
-                     "anthropic_key", "slack_token", "google_api_key", "stripe_key", "jwt", "url_password"}
-# a password for a database on this machine only (a template's dev default) is not a leaked credential
-_LOCAL_URL_PASSWORD = re.compile(r"://[^:@/\s]+:[^@\s]+@(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0|"
-                                 r"host\.docker\.internal)(?=[:/\s\"']|$)", re.IGNORECASE)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
 
@@ -146,31 +141,6 @@ def _as_text(rel: str, data: bytes) -> str | None:
         return data.decode("utf-8", errors="replace") if Path(rel).suffix.lower() in TEXT_SUFFIXES else None
 
 
-def _secrets(rel: str, text: str) -> list[Finding]:
-    """What kenning's redaction would mask, by line; the value itself is never shown."""
-    # imported here: importing kenning.gate runs its package, which loads numpy and the store, and
-    # ``import kenning.skills.scan`` should not (see the report of this change for the fix in kenning.gate)
-    from ...gate.redact import RedactPolicy, redact
-    from ..masking import locate
-
-    raw = text.split("\n")
-    numbers = [n for n, line in enumerate(raw, 1) if line.strip()]  # blank lines hold no secret
-    dense = "\n".join(line for line in raw if line.strip())
-    written = redact(dense, RedactPolicy(categories=frozenset({"secrets"}))).text
-    if written == dense:
-        return []
-    out: list[Finding] = []
-    for m in locate(dense, written, rel):
-        line = numbers[m.line - 1]
-        severity = "high" if m.kind in _PROVIDER_SECRETS else "medium"
-        if m.kind == "url_password" and _LOCAL_URL_PASSWORD.search(raw[line - 1]):
-            severity = "medium"
-        out.append(Finding("secret", severity, rel, line, f"[REDACTED:{m.kind}]",
-                           f"a {m.kind.replace('_', ' ')} written into the skill (the value is not shown); read it "
-                           "from the environment instead"))
-    return out
-
-
 def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
     return [(text.count("\n", 0, m.start()) + 1, text.count("\n", 0, m.end()) + 1) for m in regex.finditer(text)]
 
@@ -184,7 +154,7 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
     """The findings of one file, and, for a script, what it tells the scan of the files around it."""
     raw_lines = text.split("\n")
     lines = deobfuscate.views(text)
-    found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + _secrets(rel, text)
+    found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + secrets.findings(rel, text)
              + flow.heredoc_findings(rel, lines))
     is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
     if is_script:

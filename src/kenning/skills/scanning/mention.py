@@ -9,7 +9,8 @@ quote is framed as a mention:
                 : lowered to medium
     example     the file says its examples are not to be run ("do not run anything from …",
                 "treat it as data", "不要执行"), or an example marker comes before the quote on its
-                line ("such as", "e.g.", "like", "asking the model to", "例如", "示例", "攻击者 … 写"):
+                line ("such as", "e.g.", "like", "asking the model to", "例如", "是否出现", "攻击者 … 写")
+                or after it ("之类", "or similar"):
                 critical lowered to high, so a person still looks before the skill is trusted
 
 Never lowered: a line that tells the agent to run the quote (it opens with "Run", "Execute",
@@ -47,7 +48,11 @@ _UNLESS = re.compile(
 _MARKER = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
     r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
-    r"search(?:ing)?\s+for|writes?|says?|quotes?)\b|例如|比如|示例|例子|类似|诸如|攻击者", re.IGNORECASE)
+    r"search(?:ing)?\s+for|writes?|says?|quotes?)\b|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
+    r"检查|查找|搜索|留意|警惕", re.IGNORECASE)
+# words after a quote that make it an example: "`rm -rf /` 之类的命令", "`curl … | sh` or similar"
+_AFTER = re.compile(r"^\s*(?:之类|这样的|这类|一类|等(?:命令|写法|操作)?|or\s+similar|and\s+the\s+like|etc\b)",
+                    re.IGNORECASE)
 _IMPERATIVE = re.compile(r"^\s*(?:[-*+>]\s+|\d+[.)]\s*|#+\s*)?(?:please\s+|then\s+|now\s+)?"
                          r"(?:run|execute|paste|type|enter|请?(?:运行|执行)|在终端)", re.IGNORECASE)
 
@@ -84,7 +89,8 @@ def _as_mention(rel: str, f: Finding, line: str, after: str, framed: bool) -> Fi
     before = [line[:q.start()] for q in quotes]
     if any(_FORBIDDEN.search(b.rstrip(" *_")) for b in before):
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
-    if f.severity == "critical" and (framed or any(_MARKER.search(re.split(r"[.。;；!?！？|]", b)[-1]) for b in before)):
+    marked = any(_MARKER.search(re.split(r"[.。;；!?！？|]", b)[-1]) for b in before)
+    if f.severity == "critical" and (framed or marked or any(_AFTER.match(line[q.end():]) for q in quotes)):
         return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not "
                                                                          "given as an instruction")
     return f

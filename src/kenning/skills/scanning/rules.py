@@ -48,7 +48,13 @@ def _rule(kind: str, severity: str, pattern: str, reason: str, hints: tuple[str,
 
 FETCH = r"(?:\bcurl\b|\bwget\b|\bfetch\b|\biwr\b|\birm\b|Invoke-WebRequest|Invoke-RestMethod|\baria2c\b|\blwp-download\b)"
 SHELL = r"(?:\b(?:ba|z|k|da|c|tc|fi)?sh\b|\bpython[23]?(?:\.\d+)?\b|\bperl\b|\bruby\b|\bnode\b|\bphp\b|\bpwsh\b|\bpowershell\b|\biex\b|Invoke-Expression|\bsource\b)"
-PIPE_TO_SHELL = r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\w+=\S*\s+){0,3}" + SHELL
+# an interpreter given its code (sh -c, python -c / -m, node -e, perl -ne, a script file) reads what is
+# piped to it as data, not as code; sh -e, bash -s and a bare python run the pipe
+_SHELLS = r"(?:\b(?:ba|z|k|da|c|tc|fi)?sh\b|\bpwsh\b|\bpowershell\b)(?!\s+(?:-[A-Za-z]*c[A-Za-z]*\b|-Command\b|[\w./-]+\.(?:sh|ps1)\b))"
+_INTERPRETERS = (r"(?:\bpython[23]?(?:\.\d+)?\b|\bperl\b|\bruby\b|\bnode\b|\bphp\b)"
+                 r"(?!\s+(?:-[A-Za-z]*[cemnpr][A-Za-z]*\b|[\w./-]+\.(?:py|js|mjs|cjs|rb|pl|php)\b))")
+PIPE_TO_SHELL = (r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\w+=\S*\s+){0,3}(?:" + _SHELLS + "|" + _INTERPRETERS
+                 + r"|\biex\b|Invoke-Expression|\bsource\b)")
 DECODE = (r"(?:b64decode|base64\.decodebytes|a85decode|b32decode|decodestring|\batob\s*\(|Buffer\.from\s*\([^)]{0,300}base64|"
           r"zlib\.decompress|codecs\.decode|bytes\.fromhex|unhexlify|FromBase64String|String\.fromCharCode|\\x[0-9a-f]{2})")
 CREDENTIAL = (r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/home/\w+|/root|/Users/\w+|expanduser\([^)]{0,20})?"
@@ -70,7 +76,9 @@ SINK = (r"(?:\bcurl\b|\bwget\b|requests\.(?:post|put|patch|request)|httpx\.(?:po
         r"Invoke-RestMethod|\biwr\b|\birm\b|Net\.WebClient|UploadString|UploadFile|\bnc\b|\bncat\b|\bnetcat\b|"
         r"\bsocat\b|/dev/tcp/|smtplib|\bsendmail\b|\bmailx?\s+-|\bmutt\b|"
         r"socket\.(?:send|connect)|\.sendall\(|ftplib|paramiko|\bscp\b(?=[^\n]*\s[\w.-]+@[\w.-]+:)|\bsftp\b|"
-        r"\bgit\b(?=[^\n]{0,120}\bpush\s+(?:-\S+\s+)*(?:https?|ssh)://)|\brclone\s+(?:copy|sync|move)\b)")
+        r"\bgit\b(?=[^\n]{0,120}\bpush\s+(?:-\S+\s+)*(?:https?|ssh)://)|\brclone\s+(?:copy|sync|move)\b|"
+        r"\baws\s+s3\s+(?:cp|mv|sync)\b(?=[^\n]*\ss3://)|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync|mv)\b(?=[^\n]*\sgs://)|"
+        r"\baz\s+storage\s+blob\s+upload|\bgh\s+gist\s+create\b|\bgh\s+release\s+upload\b)")
 # a DNS lookup whose first label is computed (``dig "$chunk.x.example"``): with encoded data, a way out
 DNS_LOOKUP = (r"(?:\bdig\b|\bnslookup\b|\bhost\s|\bdrill\b|Resolve-DnsName|gethostbyname(?:_ex)?\s*\(|getaddrinfo\s*\(|"
               r"dns\.resolver\.(?:resolve|query)\s*\(|\bdns\.(?:lookup|resolve\w*)\s*\(|\bping\s)"
@@ -79,13 +87,17 @@ DNS_LOOKUP = (r"(?:\bdig\b|\bnslookup\b|\bhost\s|\bdrill\b|Resolve-DnsName|getho
               r"[^\s\"'`]{0,40}\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
 ENCODE = (r"(?:\bbase(?:32|64)\b|\bxxd\b|hexlify|\.hex\(\)|b(?:16|32|64)encode|\bod\s+-|\bbasenc\b|\bbtoa\(|"
           r"toString\(\s*[\"'](?:hex|base64)|\bhexdump\b)")
-_ROOT_TARGET = (r"(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*?|\$\{HOME\}/\*?|\.\./\.\.|/(?:etc|usr|bin|sbin|boot|"
+_ROOT_TARGET = (r"(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*?|\$\{HOME\}/\*?|"
+                r"(?:~|\$HOME|\$\{HOME\})/(?:Documents|Desktop|Pictures|Downloads|Music|Videos|Movies|Library|\.config|\.local|projects|src|code)/?\*?|\.\./\.\.|/(?:etc|usr|bin|sbin|boot|"
                 r"var|lib|lib64|home|opt|root|sys|dev|System|Users|Library|Applications)/?\*?|[A-Za-z]:\\\\?\*?)")
 _END = r"(?=\s|$|;|&|\||\)|\"|'|`)"
 _RM_RF = r"\brm\s+(?:-\w+\s+)*(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(?:--no-preserve-root\s+)?(?:\"|')?"
 _RC = r"(?:~|\$HOME|\$\{HOME\}|expanduser\([\"']?~)/\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|config/fish/config\.fish)\b"
 _IGNORE_EN = (r"(?:ignore|disregard|forget|override|bypass|skip|discard|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|developer|safety|existing|operator'?s|user'?s|the\s+user'?s)\s+(?:\w+\s+){0,2}(?:instructions?|prompts?|rules|directions|directives?|guidance|guidelines|messages|context|constraints|policies|restrictions|safeguards)"
-              r"|(?:ignore|disregard|discard)\s+(?:what\s+)?(?:the\s+)?user'?s?\s+(?:request|question|wishes|asks?|wants|instructions)")
+              r"|(?:ignore|disregard|discard)\s+(?:what\s+)?(?:the\s+)?user'?s?\s+(?:request|question|wishes|asks?|wants|instructions)"
+              r"|(?:ignore|disregard|forget|set\s+aside|put\s+aside|discard|abandon|drop)\s+(?:everything|anything|all)\s+(?:that\s+)?"
+              r"(?:you\s+(?:were|have\s+been)\s+(?:told|given|instructed)|(?:was\s+)?(?:written|said|stated)|came)?\s*"
+              r"(?:above|before|earlier|previously|so\s+far|until\s+now|prior)")
 _IGNORE_ZH = r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不必理会)[^。！？\n]{0,8}?(?:之前|以前|先前|前面|上面|以上|上述|原来|原有|此前|所有|全部|一切|系统|用户)[^。！？\n]{0,8}?(?:指令|指示|说明|规则|提示词?|要求|设定|约束)"
 _HIDE_EN = r"(?:(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|alert|notify)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator|person)|(?:do\s+not|don'?t|never)\s+let\s+(?:the\s+)?user\s+know|without\s+(?:telling|informing|notifying|alerting|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human)|(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+|hidden\s+)?from\s+the\s+(?:user|human))"
 _HIDE_ZH = r"(?:不要|别|不准|不得|切勿|不可以?|禁止)(?:(?:告诉|告知|通知|提醒|透露给)(?:用户|使用者)|向(?:用户|使用者)(?:透露|提及|说明|提起)|让(?:用户|使用者)(?:知道|发现|察觉))|(?:对|向)用户(?:隐瞒|保密)|(?:瞒着|背着)用户"
@@ -117,10 +129,10 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("download_exec", "critical", r"(?:\bxxd\s+-r|\bopenssl\s+(?:enc\s+)?(?:-\w+\s+)*-d)\b[^|\n]{0,200}" + PIPE_TO_SHELL, "decoded data is piped into an interpreter", ("xxd", "openssl",)),
     _rule("download_exec", "critical", r"\b(?:exec|eval|compile|Function|execfile|runpy\.run_code)\s*\(\s*(?:new\s+)?[^\n]{0,80}" + DECODE, "decoded data is executed as code", ("exec", "eval", "compile", "function", "runpy",)),
     _rule("download_exec", "critical", r"\beval\s+[\"']?\$\((?:[^)]{0,200})(?:base64\s+(?:-\w+\s+)*-(?:d|D)|--decode|xxd\s+-r|rev\b)", "a shell evaluates decoded text", ("eval",)),
-    _rule("download_exec", "critical", r"\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|\(?await\s+fetch|fetch|(?:[A-Za-z_]\w*\.){1,3}(?:urlopen|get|urlretrieve))\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(\s*[\"']?https?://", "code fetched from the network is executed", ("exec", "eval",)),
+    _rule("download_exec", "critical", r"\b(?:(?:pickle|cPickle|dill|marshal)\.loads?|exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|\(?await\s+fetch|fetch|(?:[A-Za-z_]\w*\.){1,3}(?:urlopen|get|urlretrieve))\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(\s*[\"']?https?://", "code fetched from the network is executed", ("exec", "eval", "pickle", "marshal", "dill",)),
     _rule("download_exec", "high", FETCH + r"\b[^\n]{0,300}?(?:\s-[A-Za-z]*[oO]\s*|\s--output(?:-document)?[=\s]\s*|>\s*)([\w./~$-]+)(?:\s+[^\s&;|]+){0,4}?\s*(?:&&|;)\s*(?:chmod\s+\+?[0-7x+]+\s+\1\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh\s+|python[23]?\s+|\./|\.\s+|source\s+)?\1(?=\s|$|;)", "a downloaded file is executed right away, before anyone can read it", ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "lwp-",)),
     # exfiltration
-    _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}(?:" + SENSITIVE + ")", "a network or mail sink sends a credential or secret file", ("curl", "wget", "request", "httpx", "urlopen", "fetch", "axios", "http.", "https.", "beacon", "invoke-", "iwr", "irm", "webclient", "upload", "nc", "netcat", "socat", "/dev/tcp", "smtp", "mail", "mutt", "socket", "sendall", "ftplib", "paramiko", "scp", "sftp", "git", "rclone",)),
+    _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}(?:" + SENSITIVE + ")", "a network or mail sink sends a credential or secret file", ("curl", "wget", "request", "httpx", "urlopen", "fetch", "axios", "http.", "https.", "beacon", "invoke-", "iwr", "irm", "webclient", "upload", "nc", "netcat", "socat", "/dev/tcp", "smtp", "mail", "mutt", "socket", "sendall", "ftplib", "paramiko", "scp", "sftp", "git", "rclone", "aws", "gsutil", "az ", "gh ",)),
     _rule("exfiltration", "critical", r"(?:" + SENSITIVE + r")[^\n]{0,300}\|\s*(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|mailx?|sendmail|mutt)\b", "a credential or secret file is piped to the network or mail", ("|",)),
     _rule("exfiltration", "critical", SINK + r"[^\n]{0,400}" + ENV_DUMP + "|" + ENV_DUMP + r"[^\n]{0,400}" + SINK, "the whole environment (every variable, every token in it) is sent out", ("env", "environ", "printenv",)),
     _rule("exfiltration", "critical", r"\b(?:nc|ncat|netcat)\b\s+(?:-\w+\s+)*[\w.-]+\s+\d{1,5}\s*<\s*\S+|\b(?:cat|tar|zip)\b[^\n|]{0,200}\|\s*(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{1,5}", "a file is sent over a raw socket", ("nc", "netcat",)),
@@ -144,13 +156,13 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("destructive", "critical", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:", "a fork bomb", (":()",)),
     _rule("destructive", "critical", r"\bfind\s+[\"']?(?:/|~|\$HOME|\$\{HOME\})/?[\"']?\s+[^\n]{0,100}(?:-delete\b|-exec\s+rm\b)|\bchmod\s+-R\s+0?[0-7]{3}\s+/(?=\s|$)|\bchown\s+-R\s+\S+\s+/(?=\s|$)", "changes or deletes everything under / or the home folder", ("find", "chmod", "chown",)),
     # reverse shells
-    _rule("reverse_shell", "critical", r"/dev/(?:tcp|udp)/[\w.\-]+/\d{1,5}", "a shell reads and writes a network socket (/dev/tcp)", ("/dev/tcp", "/dev/udp",)),
+    _rule("reverse_shell", "critical", r"/dev/(?:tcp|udp)/[\w.\-]+/\d{1,5}|/inet/(?:tcp|udp)/\d+/[\w.\-]+/\d{1,5}", "a shell reads and writes a network socket (/dev/tcp, gawk's /inet)", ("/dev/tcp", "/dev/udp", "/inet/",)),
     _rule("reverse_shell", "critical", r"\b(?:nc|ncat|netcat)\b[^\n|;]{0,120}\s-(?:e|c)\s*\S|\bmkfifo\b[^\n]{0,200}\b(?:nc|ncat|netcat|telnet)\b|\bsocat\b[^\n]{0,200}exec:", "a shell is handed to a network connection", ("nc", "netcat", "mkfifo", "socat",)),
     _rule("reverse_shell", "critical", r"(?:/bin/)?\b(?:ba|z|da)?sh\s+-i\b[^\n]{0,120}\|\s*(?:nc|ncat|netcat|telnet|socat|openssl\s+s_client)\b|\b(?:nc|ncat|netcat|telnet)\b[^\n|]{0,80}\|\s*(?:/bin/)?(?:ba|z|da)?sh\b[^\n|]{0,40}\|\s*(?:nc|ncat|netcat|telnet)\b", "an interactive shell is piped to and from a network connection", ("sh -i", "nc", "netcat", "telnet",)),
     _rule("reverse_shell", "critical", r"\bperl\b[^\n]{0,40}-e[^\n]{0,300}socket[^\n]{0,300}exec|\bfsockopen\s*\([^\n]{0,200}(?:exec|shell_exec|system|proc_open)|\bruby\b[^\n]{0,40}-rsocket", "a one-line reverse shell", ("perl", "fsockopen", "ruby",)),
     # credential access
     _rule("credential_access", "high", r"(?:\b(?:read|print|dump|upload|cat|less|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|type|Get-Content|gc|Copy-Item|Compress-Archive)\b|\b7z\s+a\b|\bgit\b[^\n]{0,60}\badd\b|ReadAll(?:Bytes|Text|Lines)\(|\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFile\(|fs\.read|shutil\.copy\w*\(|copyfile\(|sqlite3\.connect\(|\.read\s*\(|读取|读出|查看|打印|输出|复制|拷贝|上传)[^\n;|]{0,150}(?:" + CREDENTIAL + ")", "reads a credential store (keys, tokens, cookies, saved passwords)", (".ssh", ".aws", ".netrc", ".git-cred", ".docker", ".kube", "gcloud", ".config", ".npmrc", ".pypirc", "shadow", ".gnupg", ".password", "login data", "cookies", "web data", "local state", "key4", "logins.json", "_history", "keychain",)),
-    _rule("credential_access", "high", r"\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b|\bbrowser_cookie3\b|\bmimikatz\b|\blsass\b|\bcmdkey\s+/list|\bvaultcmd\b|\bLaZagne\b|CryptUnprotectData|\breg(?:\.exe)?\s+save\s+HKLM\\+(?:SAM|SECURITY|SYSTEM)\b|\bntdsutil\b|\bntds\.dit\b|\bsekurlsa\b", "reads saved passwords, cookies or the system's password hashes", ("security", "cookie3", "mimikatz", "lsass", "cmdkey", "vaultcmd", "lazagne", "cryptunprotect", "reg", "ntds", "sekurlsa",)),
+    _rule("credential_access", "high", r"\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b|\bbrowser_cookie3\b|\bmimikatz\b|\blsass\b|\bcmdkey\s+/list|\bvaultcmd\b|\bLaZagne\b|CryptUnprotectData|\breg(?:\.exe)?\s+save\s+HKLM\\+(?:SAM|SECURITY|SYSTEM)\b|\bntdsutil\b|\bntds\.dit\b|\bsekurlsa\b|\bop\s+(?:item\s+get|read)\b|\b(?:pass|gopass)\s+show\b|\bbw\s+get\s+(?:password|item)\b|\bsecret-tool\s+lookup\b|\bkeyring\s+get\b", "reads saved passwords, cookies, a password manager's entries or the system's password hashes", ("security", "cookie3", "mimikatz", "lsass", "cmdkey", "vaultcmd", "lazagne", "cryptunprotect", "reg", "ntds", "sekurlsa", "op ", "pass", "bw ", "secret-tool", "keyring",)),
     # defense evasion
     _rule("defense_evasion", "high", r"\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bhistory\s+-[cw]\b|\bset\s+\+o\s+history|\bhistory\s+-d\b|\bshred\b[^\n]{0,60}_history|\brm\b[^\n]{0,60}\.(?:bash|zsh)_history|>\s*~/\.(?:bash|zsh)_history|ln\s+-sf?\s+/dev/null\s+~/\.\w*_history|Clear-History|PSReadLine[^\n]{0,60}SaveNothing", "erases or turns off the shell history", ("hist", "psreadline",)),
     _rule("defense_evasion", "high", r"\bsetenforce\s+0\b|SELINUX=disabled|\b(?:systemctl|service)\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw|apparmor|auditd|clamav\S*|falcon-sensor|osqueryd|wazuh\S*|crowdstrike|sentinelone|iptables|nftables)\b|\bufw\s+disable\b|\biptables\s+-F\b|Set-MpPreference\s+[^\n]{0,60}-Disable\w+\s+\$?(?:true|1)|Add-MpPreference\s+-Exclusion|netsh\s+(?:adv)?firewall\s+set\s+[^\n]{0,60}\b(?:state\s+off|opmode\s+disable)|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bauditctl\s+-[De]\s*0?", "turns off a security control (SELinux, firewall, antivirus, audit)", ("setenforce", "selinux", "systemctl", "service", "ufw", "iptables", "mppreference", "netsh", "spctl", "csrutil", "auditctl",)),
@@ -170,7 +182,7 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("persistence", "high", r"CurrentVersion\\+Run(?:Once)?\b|\bschtasks\s+/create\b|Register-ScheduledTask|New-ScheduledTaskTrigger|Start Menu\\+Programs\\+Startup|\bWMI\w*EventSubscription", "registers a Windows program to run at logon or on a schedule", ("currentversion", "schtasks", "scheduledtask", "startup", "wmi",)),
     _rule("persistence", "high", r"(?:>>|\btee\s+-a)\s*(?:~|\$HOME|\$\{HOME\}|/root)/\.ssh/authorized_keys", "adds a key that lets someone log in over SSH", ("authorized_keys",)),
     # prompt injection
-    _rule("prompt_injection", "critical", _IGNORE_EN, "tells the model to drop the instructions it was given", ("ignore", "disregard", "forget", "override", "bypass", "skip",)),
+    _rule("prompt_injection", "critical", _IGNORE_EN, "tells the model to drop the instructions it was given", ("ignore", "disregard", "forget", "override", "bypass", "skip", "discard", "abandon", "aside", "drop",)),
     _rule("prompt_injection", "critical", _IGNORE_ZH, "tells the model to drop the instructions it was given (Chinese)", ("忽", "无视", "忘", "不要理会", "跳过",)),
     _rule("prompt_injection", "critical", _HIDE_EN, "tells the model to hide what it does from the user", ("tell", "inform", "mention", "reveal", "disclose", "alert", "notify", "know", "telling", "hide", "conceal", "keep",)),
     _rule("prompt_injection", "critical", _HIDE_ZH, "tells the model to hide what it does from the user (Chinese)", ("用户",)),
