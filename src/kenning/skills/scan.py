@@ -1,4 +1,4 @@
-"""Scan a skill before trusting it: ``scan_skill(folder, cache_dir=…) -> ScanReport``.
+"""Scan a skill before trusting it: ``scan_skill(folder, cache_dir=…, exclude=…) -> ScanReport``.
 
 Findings have a kind (``KINDS``), a severity (critical, high, medium, low), the file (posix,
 relative to the skill folder), the line, what matched (at most 120 characters; a secret's value

@@ -2,9 +2,15 @@
 
     model        Finding, ScanReport, KINDS, severities, the verdict rule
     unicode      invisible and look-alike characters, and the plain text the rules read
-    deobfuscate  the views that undo split strings, quoting, variables and encodings
-    rules        the text rules (each needs an intent or a sink, not a keyword)
+    deobfuscate  the views that undo split strings, quoting, variables, joined paths and encodings
+    rules        the line rules (each needs an intent or a sink, not a keyword)
+    flow         what takes more than one line of a script: sources tainting names that reach sinks
+    crossfile    a payload split over scripts: the secret named in one, the send in one that loads it
+    markdown     fenced blocks (read as scripts), paragraphs and quotes of a Markdown file
+    links        Markdown links and images the model is told to fill with data
+    mention      an attack quoted as an example (review and teaching text) lowered, not dropped
+    secrets      secrets written into files (the gate's redaction shapes and a few file-only ones)
     folder       the walk over a skill folder, links, binaries, archives, sizes, the cache
 
-``kenning.skills.scan`` is the public face: ``scan_skill(folder, cache_dir=…)``.
+``kenning.skills.scan`` is the public face: ``scan_skill(folder, cache_dir=…, exclude=…)``.
 """

@@ -6,9 +6,10 @@ A command that skills use every day is not a finding by itself: ``curl -o file U
     download_exec      what was fetched goes straight to an interpreter (``| sh``, ``bash <(…)``,
                        ``"$(curl …)"``, ``iex (iwr …)``), or decoded bytes do (``base64 -d | sh``,
                        ``exec(b64decode(…))``, ``eval(atob(…))``)
-    exfiltration       a network or mail sink on the same line as a secret source (a credential
-                       file, the whole environment, the conversation), or, in one file, code that
-                       reads a credential file and code that sends
+    exfiltration       a network, mail, upload (scp, git push to a URL, cloud storage, a gist) or
+                       DNS sink on the same line as a secret source (a credential file, the whole
+                       environment, the conversation, encoded data); flows over several lines are
+                       in ``flow``
     destructive        the target is the root, the home folder or a disk, not a path below them
     reverse_shell      a shell wired to a socket
     credential_access  a read (cat, cp, open(…), Get-Content …) of a credential store; ``ssh -i``,
@@ -17,7 +18,11 @@ A command that skills use every day is not a finding by itself: ``curl -o file U
                        the exact switches that turn off history, logging or protection, and writes
                        to the places that run code at login or on a schedule
     prompt_injection   instructions addressed to the model against its user: override what came
-                       before, hide from the user, take another role, run tools without asking
+                       before or declare it void, hide from the user, take another role (one without
+                       limits), pose as a chat-template turn, run tools without asking
+
+A search command's quoted patterns (``grep -e 'nc -e'``) are blanked before the rules read a line:
+what a tool looks for is not what it runs.
 """
 
 from __future__ import annotations
