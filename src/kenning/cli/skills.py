@@ -91,7 +91,9 @@ def _marks(row: dict[str, Any]) -> str:
 
 
 def _verdict(row: dict[str, Any]) -> str:
-    return "dangerous: held back" if row["held"] else str(row["verdict"])
+    if row["held"]:
+        return "dangerous: held back"
+    return "built-in" if row["source"] == "builtin" else str(row["verdict"])  # shipped, so never scanned
 
 
 # -- the group -------------------------------------------------------------------------------------

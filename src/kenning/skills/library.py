@@ -165,7 +165,7 @@ class Skills:
             rows.append({"name": skill.name, "description": skill.description, "category": skill.category,
                          "source": skill.source, "available": not lacking, "missing": lacking,
                          "trust": levels.get(skill.path, "community"),
-                         "verdict": guarded.verdict(skill) or "unchecked", "held": skill.path in guarded.held,
+                         "verdict": guarded.verdict(skill) or "not scanned", "held": skill.path in guarded.held,
                          "stale": bool(mark and mark.stale), "failing": bool(mark and mark.failing),
                          "pinned": bool(mark and mark.pinned),
                          "last_used": mark.last_used.isoformat(timespec="seconds") if mark and mark.last_used
