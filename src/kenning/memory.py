@@ -25,7 +25,7 @@ from typing import Any
 from . import audit
 from .embed import Embedder
 from .errors import Conflict, InvalidInput, NotFound
-from .gate import Gate, Novelty, Scrub
+from .gate import Gate, Novelty, Scrub, conflicts
 from .gate.importance import CATEGORY_IMPORTANCE as CATEGORY_IMPORTANCE  # moved to the gate; kept here too
 from .gate.importance import EMPHASIS, score
 from .gate.importance import infer_importance as infer_importance
@@ -140,8 +140,10 @@ class Facts:
         reason = scrub(reason, "reason")
         existing = self.store.find_current(row["scope"], "fact", row["content_key"])
         vec = None if existing else self.gate.vector(row["content"])
+        # decided before the write lock is taken: the gate may ask a language model
+        judged = self.gate.decide(row["scope"], row["content"], vec) if novelty and not existing else None
         with self.store.transaction():
-            fact = self._place(row, vec, reason, novelty=novelty)
+            fact = self._place(row, vec, reason, novelty=novelty, judged=judged)
             self.gate.audit(scrub, scope=row["scope"], item_id=fact.id)
         return fact
 
@@ -184,21 +186,37 @@ class Facts:
             self.gate.audit(scrub, scope=rows[0]["scope"] if rows else None, items=len(rows))
         return out
 
-    def _place(self, row: dict[str, Any], vec: Any, reason: str, *, novelty: bool) -> Fact:
+    def _place(self, row: dict[str, Any], vec: Any, reason: str, *, novelty: bool,
+               judged: Novelty | None = None) -> Fact:
         """Reinforce, supersede or insert (call inside a transaction, so that what was compared is
-        what is changed)."""
+        what is changed). ``judged``: the gate's decision taken before the transaction; it holds
+        while the fact it names is still current, else the rule decides again here. A statement
+        stored beside facts it may contradict records them as possible conflicts."""
         existing = self.store.find_current(row["scope"], "fact", row["content_key"])
         if existing:
             return self._reinforce(existing, row, reason)
         if vec is None:  # the stored copy was removed since we looked: embed after all
             vec = self.gate.vector(row["content"])
-        if novelty:
+        if not novelty:
+            return self._insert(row, vec, reason)
+        found = judged if judged is not None and self._holds(judged) else None
+        if found is None:
             found = self.gate.novelty(row["scope"], row["content"], vec)
-            if found.kind == "near_duplicate" and found.target_id:
-                return self._reinforce(self._row(found.target_id), row, _why(reason, found))
-            if found.kind == "contradiction" and found.target_id:
-                return self._correct(self._row(found.target_id), row, vec, _why(reason, found))
-        return self._insert(row, vec, reason)
+        if found.kind == "near_duplicate" and found.target_id:
+            return self._reinforce(self._row(found.target_id), row, _why(reason, found))
+        if found.kind == "contradiction" and found.target_id:
+            return self._correct(self._row(found.target_id), row, vec, _why(reason, found))
+        fact = self._insert(row, vec, reason)
+        if found.suspects and fact.supersedes is None and fact.reinforced == 0:
+            conflicts.record(self.store, fact.scope, fact.id, found.suspects, actor=self.actor)
+        return fact
+
+    def _holds(self, judged: Novelty) -> bool:
+        """The fact a decision taken outside the transaction names is still current."""
+        if judged.target_id is None:
+            return True
+        row = self.store.get(judged.target_id)
+        return row is not None and row["superseded_by"] is None
 
     def _insert(self, row: dict[str, Any], vec: Any, reason: str, action: str = "remember") -> Fact:
         with self.store.transaction():
@@ -465,4 +483,6 @@ class Facts:
 def _why(reason: str, found: Novelty) -> str:
     """The audit reason of a write the gate turned into a reinforcement or a correction."""
     what = {"near_duplicate": "near duplicate of", "contradiction": "corrects"}[found.kind]
+    if found.by == "model":
+        what = {"near_duplicate": "restates", "contradiction": "supersedes"}[found.kind]
     return "; ".join(p for p in (reason, f"{what} {found.target_id}: {found.reason}") if p)

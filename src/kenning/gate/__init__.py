@@ -2,6 +2,9 @@
 
     redact      secrets and personal data -> [REDACTED:kind] (pure functions; mask / refuse / off)
     novelty     restatement (reinforce), correction (supersede) or new, against stored facts
+    current     the rule for what is current: supersede, possible conflict, or both true
+    update      with a model configured: its update step (add / update / delete / keep), rule as fallback
+    conflicts   possible conflicts kept side by side: recorded, listed, settled
     importance  category + emphasis + recurrence
     decision    ``Gate`` (one per ``Kenning``, from ``[gate]`` in kenning.toml) and ``Decision``
 
@@ -12,6 +15,9 @@ writing, for consolidation; ``Kenning.admit`` decides and carries the decision o
 statement below ``min_importance`` to the daily notes.
 """
 
+from . import conflicts
+from .conflicts import PossibleConflict, Settlement
+from .current import Judgement, judge
 from .decision import ACTIONS, Admission, Decision, Gate, Scrub
 from .importance import infer_importance, score, with_recurrence
 from .novelty import Novelty, relation
@@ -22,11 +28,16 @@ __all__ = [
     "Admission",
     "Decision",
     "Gate",
+    "Judgement",
     "Novelty",
+    "PossibleConflict",
     "RedactPolicy",
     "Redaction",
     "Scrub",
+    "Settlement",
+    "conflicts",
     "infer_importance",
+    "judge",
     "redact",
     "relation",
     "score",

@@ -3,7 +3,8 @@ hot tier, skills), and the ``Decision`` it takes about a statement before it is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from ..checks import check_category, check_scope, check_unit
 from ..config import GateConfig
 from ..embed import Embedder, VectorLRU
 from ..errors import InvalidInput
+from ..text import content_key
 from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..text import clean_content
@@ -22,11 +24,13 @@ from .novelty import Novelty, find
 from .redact import RedactPolicy, placeholder, redact, secret_field
 
 if TYPE_CHECKING:
+    from ..llm import LLM
     from ..models import Fact
     from ..tiers.notes import Note
 
 ACTIONS = ("store", "reinforce", "supersede", "note", "refuse")
 _VECTOR_CACHE = 64  # a decision is usually followed by the write it decided: embed once
+_ANSWER_CACHE = 64  # and asks the model once: admit decides, then remember carries it out
 
 
 def redact_policy(config: GateConfig) -> RedactPolicy:
@@ -148,16 +152,20 @@ class Admission:
 
 
 class Gate:
-    """Redaction, novelty and importance for every write of one store."""
+    """Redaction, novelty and importance for every write of one store. ``llm``: where the configured
+    language model comes from (called when first needed; None, or a source giving None, means the
+    rule alone decides what is current)."""
 
     def __init__(self, store: Store, embedder: Embedder, config: GateConfig | None = None, *,
-                 actor: str = "api") -> None:
+                 actor: str = "api", llm: Callable[[], LLM | None] | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.config = config or GateConfig()
         self.actor = actor
         self.policy = redact_policy(self.config)
+        self.llm_source = llm
         self._vectors = VectorLRU(_VECTOR_CACHE)
+        self._answers: OrderedDict[tuple[object, ...], Novelty] = OrderedDict()
 
     # -- redaction -----------------------------------------------------------------------------------
 
@@ -196,6 +204,33 @@ class Gate:
         return find(self.store, scope, text, vec, near_duplicate=self.config.near_duplicate,
                             same_subject=self.config.same_subject)
 
+    def decide(self, scope: str, text: str, vector: np.ndarray | None = None) -> Novelty:
+        """``novelty``, then, when a model is configured and current facts are near, the model's
+        update step (``kenning.gate.update``), which falls back to the rule when it fails. The
+        same question about the same facts is asked once."""
+        rule = self.novelty(scope, text, vector)
+        if rule.kind in ("duplicate", "near_duplicate") or not rule.nearest:
+            return rule  # a restatement is sure, and with nothing near there is nothing to ask
+        model = self._model()
+        if model is None:
+            return rule
+        from .update import ask
+
+        key = (scope, content_key(text), rule.nearest)
+        if key not in self._answers:
+            self._answers[key] = ask(model, text, rule)
+            while len(self._answers) > _ANSWER_CACHE:
+                self._answers.popitem(last=False)
+        return self._answers[key]
+
+    def _model(self) -> LLM | None:
+        if self.llm_source is None:
+            return None
+        try:
+            return self.llm_source()
+        except InvalidInput:  # [llm] half configured: the rule decides; consolidation reports it
+            return None
+
     def check_fact(
         self,
         text: str,
@@ -218,7 +253,7 @@ class Gate:
         if masked.found and self.config.redact == "refuse":
             return Decision("refuse", "", refusal("fact", "content", masked.found), redacted=masked.found)
         clean = masked.text
-        near = self.novelty(where, clean)
+        near = self.decide(where, clean)
         base = score(clean, cat, times) if importance is None else check_unit(importance, "importance")
         if near.kind in ("duplicate", "near_duplicate"):
             target = self.store.get(near.target_id or "")

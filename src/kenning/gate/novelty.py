@@ -49,7 +49,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -70,6 +70,8 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 # would make a long run of letters cost quadratic time)
 _TOKEN = re.compile(rf"(?P<run>(?:[^\W{_CJK}]|[.:/@+%#-])+)|(?P<cjk>[{_CJK}])|(?P<link>[=])")
 _WORD = re.compile(r"[^\W\d_]+|:")
+# a host name, a path or an address ("staging.example.com", "docs/api"): one value, never stemmed
+_IDENTIFIER = re.compile(r"[^\W\d_][./@][^\W\d_]")
 
 # dropped before comparing content: they change no fact ("The DB" / "Our DB", "is" / "gets")
 FUNCTION = frozenset("""a an the is are was were be been being am do does did get gets got our my your their its
@@ -96,7 +98,7 @@ def tokens(text: str) -> list[str]:
         run = m.group("run")
         if run is None:
             out.append(m.group())
-        elif any(c.isdigit() for c in run):
+        elif any(c.isdigit() for c in run) or _IDENTIFIER.search(run.rstrip(".:/-#")):
             out.append(run.rstrip(".:/-#"))
         else:
             for word in _WORD.findall(run):
@@ -170,20 +172,40 @@ def relation(old: str, new: str, cosine: float, *, near_duplicate: float = NEAR_
 
 
 @dataclass(frozen=True)
+class Suspect:
+    """A current fact that a new statement may contradict (``kenning.gate.current`` could not tell):
+    both are kept, and the pair is listed as a possible conflict. ``rule`` says why in words that
+    quote neither text (it is stored, and a purge must not have to look for it)."""
+
+    target_id: str
+    rule: str
+    cosine: float
+
+
+@dataclass(frozen=True)
 class Novelty:
-    """What ``find`` decided about a statement, and the stored fact it relates to."""
+    """What ``find`` decided about a statement, and the stored fact it relates to; ``nearest``: the
+    current facts at ``same_subject`` or closer, nearest first (id, content, cosine), which a model
+    is asked about; ``suspects``: possible conflicts (when the statement is stored as new)."""
 
     kind: str  # "new" | "duplicate" | "near_duplicate" | "contradiction"
     reason: str
     target_id: str | None = None
     target_content: str | None = None
     cosine: float | None = None
+    nearest: tuple[tuple[str, str, float], ...] = ()
+    suspects: tuple[Suspect, ...] = ()
+    by: str = "rule"  # "rule" | "model": who decided
 
 
 def find(store: Store, scope: str, text: str, vector: np.ndarray, *, near_duplicate: float = NEAR_DUPLICATE,
          same_subject: float = SAME_SUBJECT) -> Novelty:
     """Compare ``text`` (with its passage vector) with the current, unexpired facts of ``scope``:
-    the same text first, then the nearest by meaning; a near duplicate wins over a contradiction."""
+    the same text first, then the nearest by meaning; a near duplicate wins over a contradiction
+    (``relation``, then ``kenning.gate.current.judge``), and what the rule cannot tell is kept as a
+    suspect."""
+    from .current import judge  # current builds on this module
+
     same = store.find_current(scope, "fact", content_key(text))
     if same is not None:
         return Novelty("duplicate", "the same text is stored", same["id"], same["content"], 1.0)
@@ -196,12 +218,23 @@ def find(store: Store, scope: str, text: str, vector: np.ndarray, *, near_duplic
         f"rowid IN ({', '.join('?' * len(near))}) AND kind = 'fact' AND superseded_by IS NULL "
         "AND (expires_at IS NULL OR expires_at > ?)", [*cosine, to_epoch(utcnow())], columns="id, content")
     found: dict[str, Novelty] = {}
+    nearest: list[tuple[str, str, float]] = []
+    suspects: list[Suspect] = []
     for row in sorted(rows, key=lambda r: -cosine[int(r["rowid"])]):
         cos = cosine[int(row["rowid"])]
+        nearest.append((row["id"], row["content"], cos))
         kind, why = relation(row["content"], text, cos, near_duplicate=near_duplicate, same_subject=same_subject)
+        if kind == "new":
+            verdict = judge(row["content"], text, cos, same_subject=same_subject)
+            if verdict.verdict == "supersede":
+                kind, why = "contradiction", verdict.reason
+            elif verdict.verdict == "conflict":
+                suspects.append(Suspect(row["id"], verdict.rule, cos))
         if kind != "new" and kind not in found:
             found[kind] = Novelty(kind, why, row["id"], row["content"], cos)
+    extra = {"nearest": tuple(nearest), "suspects": tuple(suspects)}
     for kind in ("duplicate", "near_duplicate", "contradiction"):
         if kind in found:
-            return found[kind]
-    return Novelty("new", "nothing stored says the same or its opposite")
+            return replace(found[kind], **extra)  # type: ignore[arg-type]
+    why = f"kept beside {len(suspects)} possible conflict(s)" if suspects else "nothing stored says the same or its opposite"
+    return Novelty("new", why, **extra)  # type: ignore[arg-type]

@@ -233,6 +233,29 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ) WITHOUT ROWID;
         """,
     ),
+    (
+        8,
+        "possible conflicts between current facts",
+        """
+        -- two current facts the write gate kept side by side although one may correct the other
+        -- (kenning.gate.conflicts): ids and the rule only, never the texts, so that a purge of a
+        -- fact leaves nothing of it here; settled once, by keeping a, b or both
+        CREATE TABLE fact_conflicts (
+            a          TEXT NOT NULL,  -- the fact stored first
+            b          TEXT NOT NULL,  -- the fact that may contradict it
+            scope      TEXT NOT NULL,
+            rule       TEXT NOT NULL,
+            cosine     REAL,
+            found_at   REAL NOT NULL,
+            found_by   TEXT NOT NULL,
+            settled    TEXT CHECK (settled IS NULL OR settled IN ('a', 'b', 'both')),
+            settled_at REAL,
+            settled_by TEXT,
+            PRIMARY KEY (a, b)
+        ) WITHOUT ROWID;
+        CREATE INDEX fact_conflicts_open ON fact_conflicts (scope, settled, found_at);
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -278,7 +301,7 @@ def migrate(conn: sqlite3.Connection, path: str) -> int:
 
 
 TABLES = frozenset("""meta items entity_names items_fts items_vocab vectors audit skill_blobs skill_versions
-    skill_version_files skill_usage passage_vectors consolidated_messages schema_migrations skill_pins""".split())
+    skill_version_files skill_usage passage_vectors consolidated_messages schema_migrations skill_pins fact_conflicts""".split())
 
 
 def check_tables(conn: sqlite3.Connection, path: str) -> None:

