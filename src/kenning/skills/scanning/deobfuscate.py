@@ -191,28 +191,33 @@ def _folded(view: str, assigned: dict[str, str]) -> str:
     return _paths(view, assigned)
 
 
-def _home_names(view: str, homes: set[str]) -> str:
-    """A name that was given the home folder (``target = Path.home()``) read as ``"~"`` where it is
-    used, so ``shutil.rmtree(target)`` reads as what it deletes."""
-    return re.sub(r"(?<![\w.$\"'])(" + "|".join(sorted(homes)) + r")\b(?!\s*(?:=(?!=)|\(|[\"']))", '"~"', view)
+MAX_HOME_NAMES = 32  # names followed per file: a script has a few; a generated file must not cost a regex each
+
+
+def _home_names(homes: set[str]) -> re.Pattern[str]:
+    """Where a name that was given the home folder (``target = Path.home()``) is used, so that
+    ``shutil.rmtree(target)`` reads as what it deletes."""
+    return re.compile(r"(?<![\w.$\"'])(?:" + "|".join(map(re.escape, sorted(homes))) + r")\b(?!\s*(?:=(?!=)|\(|[\"']))")
 
 
 def views(text: str) -> list[Line]:
     """The logical lines of ``text`` with the view the rules read."""
     assigned: dict[str, str] = {}
     homes: set[str] = set()
+    used: re.Pattern[str] | None = None
     out: list[Line] = []
     for number, raw in logical_lines(text):
         view = _folded(unsplit(plain(raw)), assigned)
-        if homes:
-            view = _home_names(view, homes)
+        if used is not None:
+            view = used.sub('"~"', view)
         for m in _ASSIGN.finditer(view):
             assigned[m.group(1)] = m.group(3)
         py = _PY_ASSIGN.match(view)
         if py:
             assigned[py.group(1)] = py.group(3)
-            if py.group(3) == "~":
+            if py.group(3) == "~" and py.group(1) not in homes and len(homes) < MAX_HOME_NAMES:
                 homes.add(py.group(1))
+                used = _home_names(homes)
         if assigned and "$" in view:
             view = _USE.sub(lambda u: assigned.get(u.group(1), u.group(0)), view)
         out.append(Line(number, raw, view))

@@ -61,6 +61,9 @@ _HEREDOC = re.compile(r"(?:^|[|;&(]\s*|\s)(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python
 _SUBSTITUTED_FETCH = re.compile(r"(?:\$\(|`)\s*" + FETCH, re.IGNORECASE)
 
 
+MAX_TAINTED = 32  # names followed per source and file: a script has a few, a generated file must not cost more
+
+
 @dataclass
 class Taint:
     """Names given a secret source, by where it came from, with the line that gave it."""
@@ -68,21 +71,31 @@ class Taint:
     env: dict[str, int] = field(default_factory=dict)
     credential: dict[str, int] = field(default_factory=dict)
     encoded: dict[str, int] = field(default_factory=dict)
+    _used: dict[str, re.Pattern[str]] = field(default_factory=dict)  # per source: where one of its names is used
+
+    def add(self, source: str, name: str, line: int) -> None:
+        names: dict[str, int] = getattr(self, source)
+        if name not in names and len(names) < MAX_TAINTED:
+            names[name] = line
+            self._used[source] = _uses(list(names))
 
     def origin(self, text: str) -> tuple[str, int] | None:
-        """Which tainted name ``text`` uses first, as (source, line), or None."""
-        for source, names in (("env", self.env), ("credential", self.credential), ("encoded", self.encoded)):
-            for name, line in names.items():
-                if _uses(text, name):
-                    return source, line
+        """Which tainted name ``text`` uses, as (source, line of the name's value), or None."""
+        for source in ("env", "credential", "encoded"):
+            m = self._used[source].search(text) if source in self._used else None
+            if m is not None:
+                name = next(g for g in m.groups() if g is not None)
+                return source, getattr(self, source)[name]
         return None
 
 
-def _uses(text: str, name: str) -> bool:
-    """``name`` used in ``text`` (a one-letter name only as ``$x`` / ``${x``, where it cannot be a flag)."""
-    if len(name) < 2:
-        return re.search(r"\$\{?" + re.escape(name) + r"\b", text) is not None
-    return re.search(r"(?<![\w.-])\$?\{?" + re.escape(name) + r"\b(?!\s*=(?!=))", text) is not None
+def _uses(names: list[str]) -> re.Pattern[str]:
+    """Where one of ``names`` is used (a one-letter name only as ``$x`` / ``${x``, where it cannot be a flag)."""
+    short_names = [re.escape(n) for n in names if len(n) < 2]
+    long_names = [re.escape(n) for n in names if len(n) >= 2]
+    parts = ([r"\$\{?(" + "|".join(short_names) + r")\b"] if short_names else []) + (
+        [r"(?<![\w.-])\$?\{?(" + "|".join(long_names) + r")\b(?!\s*=(?!=))"] if long_names else [])
+    return re.compile("|".join(parts))
 
 
 def taint(lines: list[Line]) -> Taint:
@@ -94,25 +107,45 @@ def taint(lines: list[Line]) -> Taint:
             continue
         name, value = m.group(1), NOT_SENT_RE.sub(" ", AUTH_RE.sub(" ", m.group(2)))
         came = t.origin(value)
+        line = came[1] if came else ln.number
         if ENV_DUMP_RE.search(value) or (came and came[0] == "env"):
-            t.env.setdefault(name, came[1] if came else ln.number)
+            t.add("env", name, line)
         elif CREDENTIAL_RE.search(value) or (came and came[0] == "credential"):
-            t.credential.setdefault(name, came[1] if came else ln.number)
+            t.add("credential", name, line)
         elif _ENCODED.search(value) or came:
-            t.encoded.setdefault(name, came[1] if came else ln.number)
+            t.add("encoded", name, line)
     return t
 
 
-def _clean(ln: Line) -> str:
-    return NOT_SENT_RE.sub(" ", AUTH_RE.sub(" ", ln.view))
+@dataclass(frozen=True)
+class Script:
+    """A script's lines with what every flow asks of each line, worked out once."""
+
+    lines: list[Line]
+    unauth: list[str]  # the view without the keys a command authenticates with
+    clean: list[str]  # ... and without what it writes to or hands its child processes
+    sinks: list[bool]  # the line sends over the network
+    named: list[bool]  # the line names a credential store
+
+    @classmethod
+    def of(cls, lines: list[Line]) -> Script:
+        unauth = [AUTH_RE.sub(" ", ln.view) for ln in lines]
+        clean = [NOT_SENT_RE.sub(" ", u) for u in unauth]
+        return cls(lines, unauth, clean, [SINK_RE.search(c) is not None for c in clean],
+                   [CREDENTIAL_RE.search(u) is not None for u in unauth])
+
+    def first_sink(self) -> Line | None:
+        return next((ln for ln, sink in zip(self.lines, self.sinks) if sink), None)
 
 
-def _credential_flow(file: str, lines: list[Line]) -> list[Finding]:
+def _credential_flow(file: str, script: Script) -> list[Finding]:
     out: list[Finding] = []
-    read = next((ln for ln in lines if READ_CREDENTIAL.regex.search(AUTH_RE.sub(" ", ln.view))), None)
-    named = [ln for ln in lines if CREDENTIAL_RE.search(AUTH_RE.sub(" ", ln.view))]
-    home = any(_HOME_PATH.search(ln.view) for ln in lines)
-    reads = any(_READS.search(ln.view) for ln in lines)
+    lines = script.lines
+    read = next((ln for ln, u, n in zip(lines, script.unauth, script.named) if n and READ_CREDENTIAL.regex.search(u)),
+                None)
+    named = [ln for ln, n in zip(lines, script.named) if n]
+    home = any(_HOME_PATH.search(ln.view) for ln in lines) if named else False
+    reads = any(_READS.search(ln.view) for ln in lines) if named else False
     for ln in named:
         if ln is read:
             continue
@@ -124,25 +157,25 @@ def _credential_flow(file: str, lines: list[Line]) -> list[Finding]:
                                "names a credential store (keys, tokens, cookies, saved passwords) in a script that "
                                "reads files from the home folder"))
     source = read or (named[0] if named and home and reads else None)
-    sink = next((ln for ln in lines if SINK_RE.search(_clean(ln))), None)
+    sink = script.first_sink()
     if source is not None and sink is not None and source is not sink:
         out.append(Finding("exfiltration", "critical", file, sink.number, short(sink.view),
                            f"this script reads a credential store (line {source.number}) and sends data out"))
     return out
 
 
-def _data_flow(file: str, lines: list[Line], t: Taint) -> list[Finding]:
+def _data_flow(file: str, script: Script, t: Taint) -> list[Finding]:
     out: list[Finding] = []
-    network = any(SINK_RE.search(_clean(ln)) for ln in lines)
-    env = next((ln for ln in lines if _ENV_SENT.search(ln.view)), None)
-    sink = next((ln for ln in lines if SINK_RE.search(_clean(ln))), None)
+    sink = script.first_sink()
+    env = next((ln for ln in script.lines if _ENV_SENT.search(ln.view)), None) if sink else None
     if env is not None and sink is not None:
         out.append(Finding("exfiltration", "critical", file, sink.number, short(sink.view),
                            f"this script packs the whole environment (line {env.number}) and sends data out"))
-    for ln in lines:
-        view = _clean(ln)
+    if not (t.env or t.credential or t.encoded):
+        return out
+    for ln, view, sends in zip(script.lines, script.clean, script.sinks):
         dns = _DNS.search(view)
-        if _ASSIGN.match(view) and not (dns or SINK_RE.search(view)):
+        if not (dns or sends) and _ASSIGN.match(view):
             continue  # giving a name a value sends nothing
         came = t.origin(view)
         if came is None:
@@ -152,7 +185,7 @@ def _data_flow(file: str, lines: list[Line], t: Taint) -> list[Finding]:
             out.append(Finding("exfiltration", "critical", file, ln.number, short(ln.view),
                                f"puts data from line {line} into the names it looks up in DNS: each lookup carries "
                                "a piece of it out"))
-        elif network and source == "env" and (SINK_RE.search(view) or _SEND_CALL.search(view)):
+        elif sink is not None and source == "env" and (sends or _SEND_CALL.search(view)):
             out.append(Finding("exfiltration", "critical", file, ln.number, short(ln.view),
                                f"sends data built from the whole environment (line {line}), every token in it"))
     return out
@@ -197,7 +230,8 @@ def _reverse_shell(file: str, lines: list[Line]) -> list[Finding]:
                     "a socket is wired to a spawned shell's input and output")]
 
 
-def script_findings(file: str, lines: list[Line]) -> list[Finding]:
+def script_findings(file: str, script: Script) -> list[Finding]:
     """Every flow of one script (or one fenced code block)."""
-    return (_credential_flow(file, lines) + _data_flow(file, lines, taint(lines)) + _fetched_code(file, lines)
+    lines = script.lines
+    return (_credential_flow(file, script) + _data_flow(file, script, taint(lines)) + _fetched_code(file, lines)
             + _reverse_shell(file, lines))

@@ -157,11 +157,12 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
     found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + secrets.findings(rel, text)
              + flow.heredoc_findings(rel, lines))
     is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
-    if is_script:
-        found += flow.script_findings(rel, lines)
+    script = flow.Script.of(lines) if is_script else None
+    if script is not None:
+        found += flow.script_findings(rel, script)
     elif rel.lower().endswith(MARKDOWN_SUFFIXES):
         for first, last in fences(text):  # a fenced block is a script the agent is shown to run
-            found += flow.script_findings(rel, [ln for ln in lines if first <= ln.number <= last])
+            found += flow.script_findings(rel, flow.Script.of([ln for ln in lines if first <= ln.number <= last]))
         found += links.findings(rel, text)
     for line in lines:
         for depth_one in deobfuscate.decoded(unicode.plain(line.raw)):  # the raw line: unsplit drops "\\" of \xNN
@@ -170,8 +171,8 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
             for depth_two in (d for ln in inner for d in deobfuscate.decoded(ln.view)):
                 found += rules.line_findings(rel, deobfuscate.views(depth_two), decoded_from=line.number)
     found = _placed(rel, text, found)
-    if is_script:
-        return found, crossfile.facts(rel, lines)
+    if script is not None:
+        return found, crossfile.facts(rel, script)
     return mention.lowered(rel, text, found), None
 
 

@@ -85,8 +85,9 @@ SINK = (r"(?:\bcurl\b|\bwget\b|requests\.(?:post|put|patch|request)|httpx\.(?:po
         r"\baws\s+s3\s+(?:cp|mv|sync)\b(?=[^\n]*\ss3://)|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync|mv)\b(?=[^\n]*\sgs://)|"
         r"\baz\s+storage\s+blob\s+upload|\bgh\s+gist\s+create\b|\bgh\s+release\s+upload\b)")
 # a DNS lookup whose first label is computed (``dig "$chunk.x.example"``): with encoded data, a way out
-DNS_LOOKUP = (r"(?:\bdig\b|\bnslookup\b|\bhost\s|\bdrill\b|Resolve-DnsName|gethostbyname(?:_ex)?\s*\(|getaddrinfo\s*\(|"
-              r"dns\.resolver\.(?:resolve|query)\s*\(|\bdns\.(?:lookup|resolve\w*)\s*\(|\bping\s)"
+_DNS_COMMAND = (r"(?:\bdig\b|\bnslookup\b|\bhost\s|\bdrill\b|Resolve-DnsName|gethostbyname(?:_ex)?\s*\(|getaddrinfo\s*\(|"
+                r"dns\.resolver\.(?:resolve|query)\s*\(|\bdns\.(?:lookup|resolve\w*)\s*\(|\bping\s)")
+DNS_LOOKUP = (_DNS_COMMAND +
               r"[^\n]{0,60}?(?:\$\{?\w+[^}\s\"'.]*\}?|\{[^{}\n]{1,80}\}|\$\([^)\n]{1,120}\)|%[sd]|[\"']\s*\+\s*\w+\s*\+\s*[\"']|"
               r"[A-Za-z_]\w*(?:\[[^\]\n]{0,20}\])?\s*\+\s*[\"']\.)"
               r"[^\s\"'`]{0,40}\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
@@ -147,7 +148,7 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("exfiltration", "critical", r"(?:把|将)[^\n。；]{0,30}?(?:\.env|密钥|秘钥|令牌|凭据|凭证|密码|私钥|\btoken|api\s*key|\.ssh|credentials|\.netrc|环境变量|cookie)[^\n。；]{0,40}?(?:发送|上传|发|提交|贴|粘贴|转发|同步|备份|寄)(?:到|给|至|上|在)[^\n]{0,30}?(?:https?://|[\w.+-]+@[\w-]+\.[\w.]+)", "instructions send secrets to a third party (Chinese)", ("把", "将",)),
     _rule("exfiltration", "critical", r"(?:send|post|upload|email|exfiltrate|paste|submit|share|forward)\s+(?:(?:the|all|any|every|full|whole|entire)\s+)*(?:contents?\s+of\s+(?:the\s+|your\s+)?)?(?:user'?s\s+)?(?:ssh\s+keys?|private\s+keys?|api\s+keys|tokens|credentials|passwords|secrets|environment\s+variables|cookies|`?\.env`?(?:\s+files?)?)\s+[^\n]{0,80}(?:to|into)\s+(?:https?://|\S+@\S+|(?:this|the|my|our|a)\s+(?:\w+\s+)?(?:url|endpoint|webhook|server|email|address))", "instructions send secrets to a third party", ("send", "post", "upload", "email", "exfiltrate", "paste", "submit", "share", "forward",)),
     _rule("exfiltration", "medium", r"(?:webhook\.site|requestbin|pipedream\.net|\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|discord(?:app)?\.com/api/webhooks)", "a request-collection endpoint often used to receive stolen data", ("webhook", "requestbin", "pipedream", "ngrok", "burp", "interact.sh", "oast.",)),
-    _rule("exfiltration", "critical", r"(?:" + ENCODE + "|" + CREDENTIAL + ")[^\n]{0,200}" + DNS_LOOKUP + r"|(?=[^\n]{0,300}(?:" + ENCODE + "|" + CREDENTIAL + "))" + DNS_LOOKUP, "encodes data into DNS names: each lookup carries a piece of it out", ("dig", "nslookup", "host", "drill", "resolve", "gethostby", "getaddrinfo", "dns", "ping",)),
+    _rule("exfiltration", "critical", r"(?:" + ENCODE + "|" + CREDENTIAL + ")[^\n]{0,200}" + DNS_LOOKUP + r"|(?=" + _DNS_COMMAND + r"[^\n]{0,300}?(?:" + ENCODE + "|" + CREDENTIAL + "))" + DNS_LOOKUP, "encodes data into DNS names: each lookup carries a piece of it out", ("dig", "nslookup", "host", "drill", "resolve", "gethostby", "getaddrinfo", "dns", "ping",)),
     # destructive
     _rule("destructive", "critical", r"\b(?:shutil\.rmtree|rmSync|rimraf|fs\.rm)\s*\(\s*(?:Path\.home\(\)|os\.path\.expanduser\(\s*[\"']~/?[\"']\s*\)|os\.homedir\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|(?:Path\()?[\"'](?:/|~|~/|[A-Za-z]:\\\\?)[\"']\)?)\s*[,)]", "deletes the home folder or the root", ("rmtree", "rmsync", "rimraf", "fs.rm")),
     _rule("destructive", "high", r"\bgit\s+push\s+(?:\S+\s+)*(?:--force(?!-with-lease)|-f)\b[^\n]{0,80}\b(?:main|master|trunk)\b|\bgit\s+push\s+\S+\s+--delete\s+\$\(", "force-pushes over the main branch or deletes remote branches in bulk", ("git",)),
