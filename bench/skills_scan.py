@@ -1,9 +1,11 @@
 """How well kenning's skill scanner tells malicious skills from benign ones, on two labelled corpora.
 
 ``bench/data/skills_scan`` is the tuning corpus: the rules were written while looking at it, so its
-figures overstate. ``bench/data/skills_scan_heldout`` was written without reading the rules, with
-other styles and obfuscations; its figures are the honest ones, and rules must never be fitted to
-its strings. Both are reported side by side, with the combined figure.
+figures overstate. ``bench/data/skills_scan_heldout`` is written in batches, each without reading the
+rules and in other styles and obfuscations, and measured blind once; rules are then generalised
+from a batch's misses (never fitted to its strings), after which that batch overstates too. So the
+honest figure is a new batch's first run (the "by batch" table, and the figures recorded in the
+corpus README); both corpora are reported side by side, with the combined figure.
 
 Each corpus is one skill folder per case under ``cases/`` and a manifest,
 ``cases.json``, that gives each case its label (benign or malicious), the kinds a malicious case must
