@@ -67,7 +67,8 @@ def last_versions(store: Store) -> dict[tuple[str, str], Recorded]:
             "JOIN (SELECT root, rel_path, max(number) AS n FROM skill_versions GROUP BY root, rel_path) last "
             "ON last.root = v.root AND last.rel_path = v.rel_path AND last.n = v.number"
         ).fetchall()
-    return {(str(r[1]), str(r[2])): Recorded(Location(r[0], Path(r[1]), r[2], r[3]), str(r[4]),
+    roots = {root: Path(root) for root in {r[1] for r in rows}}  # a few roots, many skills: one Path each
+    return {(str(r[1]), str(r[2])): Recorded(Location(r[0], roots[r[1]], r[2], r[3]), str(r[4]),
                                             from_epoch(r[5]) or utcnow(), bool(r[6])) for r in rows}
 
 

@@ -31,7 +31,7 @@ from ..store import Store
 from ..timeutil import utcnow
 from .index import SkillIndex
 from .model import Skill
-from .scan import SCANNER_VERSION, ScanReport, scan_skill
+from .scanning.model import SCANNER_VERSION, ScanReport  # the rules (a fifth of a second) load on a scan
 
 _FORMAT = 1
 _MAX_FINGERPRINT_ENTRIES = 2000  # the scanner reports a skill with more than 200 files anyway
@@ -146,6 +146,8 @@ class SkillGuard:
             if old is not None and old[0] == mark:
                 known[where] = old
                 continue
+            from .scan import scan_skill
+
             try:
                 report = scan_skill(skill.path, cache_dir=self.cache_dir)
             except (InvalidInput, OSError):

@@ -32,7 +32,7 @@ from .index import Loader, SkillIndex
 from .manage import Manager
 from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
 from .repair import Repairs
-from .scan import SCANNER_VERSION, ScanReport, scan_skill
+from .scanning.model import SCANNER_VERSION, ScanReport
 from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
 from .trust import trust_levels
@@ -362,6 +362,8 @@ class Skills:
 
     def scan(self, name: str) -> ScanReport:
         """The scanner's report on skill ``name`` as its files are now."""
+        from .scan import scan_skill  # the rules compile on first use
+
         return scan_skill(self.get(name).path, cache_dir=self.cache_dir)
 
     def approve(self, name: str, *, reason: str = "") -> dict[str, Any]:

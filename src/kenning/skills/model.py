@@ -4,6 +4,7 @@ stored SkillVersion. All frozen; ``to_dict()`` gives what the faces print."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ class Skill:
     def skill_md(self) -> Path:
         return self.path / self.file
 
-    @property
+    @cached_property  # asked of every skill by the list, the curator and trust: computed once
     def rel_path(self) -> str:
         """Where the skill sits inside its source root, e.g. "devops/docker-deploy"."""
         return self.path.relative_to(self.root).as_posix()

@@ -152,11 +152,18 @@ def written_by_agent(store: Store, loc: Location) -> bool:
     return False
 
 
-def skill_level(skill: Skill, store: Store, trusted: Sequence[str], locked: dict[str, LockEntry]) -> str:
-    """The level of one skill; ``locked`` is the lock of its root, by path inside the root."""
+def _by_agent(last: tuple[str, str] | None) -> bool:
+    return last is not None and last[0] != "observed" and is_agent_actor(last[1])
+
+
+def skill_level(skill: Skill, store: Store, trusted: Sequence[str], locked: dict[str, LockEntry],
+                writers: dict[tuple[str, str], tuple[str, str]] | None = None) -> str:
+    """The level of one skill; ``locked`` is the lock of its root, by path inside the root;
+    ``writers`` (``versions.last_writers``), when given, saves a query per skill."""
     if skill.source == "builtin":
         return "builtin"
-    if written_by_agent(store, Location(skill.source, skill.root, skill.rel_path, skill.name)):
+    loc = Location(skill.source, skill.root, skill.rel_path, skill.name)
+    if _by_agent(writers.get((str(loc.root), loc.rel_path))) if writers is not None else written_by_agent(store, loc):
         return "agent"
     entry = locked.get(skill.rel_path)
     if entry is not None:
@@ -184,4 +191,5 @@ def trust_levels(index: SkillIndex, store: Store, trusted: Sequence[str]) -> dic
     """The level of every skill of ``index`` (all of them, shadowed ones too), by skill folder;
     ``trusted`` is ``Settings.skill_trusted``."""
     locks = locks_by_root(index)
-    return {s.path: skill_level(s, store, trusted, locks.get(s.root, {})) for s in index.skills}
+    writers = versions.last_writers(store, _NOT_CONTENT)
+    return {s.path: skill_level(s, store, trusted, locks.get(s.root, {}), writers) for s in index.skills}

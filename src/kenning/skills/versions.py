@@ -67,6 +67,20 @@ def recorded_files(store: Store, loc: Location) -> set[tuple[str, str]]:
     return {(str(r[0]), str(r[1])) for r in rows}
 
 
+def last_writers(store: Store, skip_actions: tuple[str, ...] = ()) -> dict[tuple[str, str], tuple[str, str]]:
+    """For every recorded location, by (root, rel_path): the action and actor of its last version,
+    versions whose action is in ``skip_actions`` passed over. One query (``trust`` asks it of the
+    whole library)."""
+    marks = ", ".join("?" for _ in skip_actions)
+    skip = f"WHERE action NOT IN ({marks})" if skip_actions else ""
+    with store.transaction() as conn:
+        rows = conn.execute(
+            "SELECT v.root, v.rel_path, v.action, v.actor FROM skill_versions v "
+            f"JOIN (SELECT root, rel_path, max(number) AS n FROM skill_versions {skip} GROUP BY root, rel_path) last "
+            "ON last.root = v.root AND last.rel_path = v.rel_path AND last.n = v.number", skip_actions).fetchall()
+    return {(str(r[0]), str(r[1])): (str(r[2]), str(r[3])) for r in rows}
+
+
 def latest_deleted(store: Store, loc: Location) -> bool:
     """Whether the last recorded state of the skill at ``loc`` is its deletion."""
     with store.transaction() as conn:
