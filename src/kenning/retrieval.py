@@ -17,6 +17,10 @@
 4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
    returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
    ``kenning.store.access``).
+5. Every hit gets ``relevance`` (``kenning.relevance``): the probability that it is relevant, from
+   its own cosine and word share only, so that it means the same in every query and store. Hits
+   below ``min_relevance`` are dropped (0 keeps them all); the answer remembers the best one dropped,
+   so an empty answer can say "nothing relevant: best candidate scored 0.04".
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .fusion import fuse, idf, rescale, word_share
 from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
+from .relevance import cosine_z, language, relevance
 from .store import Store
 from .store.vectors import Scored, VectorCache
 from .text import check_unicode, query_words
@@ -57,6 +62,15 @@ LEXICAL_POSTINGS = 2000
 MIN_SEARCHED_TERMS = 2
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
+# The word share credited to a memory in the other language than the query's, by the null
+# deviations of its cosine (see cross_language_share). Measured with bench/mixed_language.py on
+# the mixed XQuAD store (Hit@1; BM25 49.5, dense 49.6, kenning before this 50.8): 60.8 with no
+# credit, 62.7 at 0.3 and 63.5 at 0.5 (from 2.5 to 5 deviations of an earlier, narrower null). A
+# larger credit (1.0 from 1.5 to 4 deviations) put unrelated Chinese facts above an English
+# paraphrase that shares no words with its query (tests/test_recall.py).
+CROSS_LANGUAGE_SHARE = 0.5
+CROSS_LANGUAGE_Z_FROM = 2.5
+CROSS_LANGUAGE_Z_FULL = 5.0
 # Measured with bench/sweep.py: word evidence as BM25 relative to the best lexical candidate (the
 # form that won for skills) lost for memories: LoCoMo R@10 68.3 (share) / 67.6 (half each) / 67.0,
 # XQuAD en->zh Hit@1 68 / 54 / 46: relative BM25 gives one stray shared token a full match.
@@ -137,6 +151,49 @@ def searched_terms(terms: list[str], df: dict[str, int]) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class RecallHit(Hit):
+    """A recall hit with its ``relevance`` (see ``kenning.relevance``) and the word share behind it."""
+
+    relevance: float = 0.0
+    word_share: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["relevance"] = round(self.relevance, 4)
+        return data
+
+
+class Hits(list[RecallHit]):
+    """The hits of one recall, best first, and what the relevance floor left out."""
+
+    def __init__(self, hits: list[RecallHit], min_relevance: float = 0.0, dropped: list[RecallHit] | None = None):
+        super().__init__(hits)
+        self.min_relevance = min_relevance
+        self.dropped = dropped or []
+
+    @property
+    def best_dropped(self) -> float | None:
+        """The highest relevance among the hits below the floor (None when none was dropped)."""
+        return max((h.relevance for h in self.dropped), default=None)
+
+    def empty_reason(self) -> str:
+        """Why an answer holds nothing: no candidate at all, or none relevant enough."""
+        if self:
+            return ""
+        best = self.best_dropped
+        if best is None:
+            return "nothing matches"
+        return (f"nothing relevant: best candidate scored {best:.2f}, below the floor of {self.min_relevance:.2f} "
+                "(lower min_relevance to see it)")
+
+
+def check_min_relevance(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise InvalidInput(f"min_relevance must be a number from 0 to 1 (0 keeps every hit), got {value!r}")
+    return float(value)
+
+
 def _prior(row: dict[str, Any], now: float) -> float:
     """Importance, confidence and recency in [0, 1]."""
     age_days = max(0.0, now - float(row["last_accessed"] or row["updated_at"])) / 86400
@@ -153,13 +210,17 @@ def recall(
     scope: str,
     filters: Filters,
     touch: bool = True,
-) -> list[Hit]:
+    min_relevance: float = 0.0,
+) -> Hits:
+    """The ``k`` best items of ``scope`` for ``query``, without those below ``min_relevance``."""
     query = check_query(query)
+    min_relevance = check_min_relevance(min_relevance)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
         raise InvalidInput(f"k must be a whole number from 1 to 1000, got {k!r}")
     words = query_words(query)
     terms = list(words)
     qvec = embedder.embed_query(query)
+    qlang = language(query)
     vectors = store.fresh_vectors()
     df = store.doc_freq(terms)
     searched = [t for t in searched_terms(terms, df) if df.get(t)]
@@ -174,15 +235,16 @@ def recall(
                                   LEXICAL_WEIGHT) if searched else []
         evidence = _Evidence.collect(words, weights, dense, lexical)
         evidence.add_cosines(seen, vectors, qvec)
-        ranked = _score_and_filter(store, evidence, where, params, now)
+        ranked = _score_and_filter(store, evidence, where, params, now, qlang)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(ranked) >= k or exhausted:
             break
         pool *= 4
-    ranked = ranked[:k]
-    if touch and ranked:
-        store.touch((rowid for rowid, _ in ranked), now)
-    return _hits(store, evidence, ranked)
+    hits = _hits(store, evidence, weights, qlang, ranked[:k])
+    kept = [(rowid, h) for (rowid, _), h in zip(ranked, hits) if h.relevance >= min_relevance]
+    if touch and kept:
+        store.touch((rowid for rowid, _ in kept), now)
+    return Hits([h for _, h in kept], min_relevance, [h for h in hits if h.relevance < min_relevance])
 
 
 @dataclass
@@ -190,8 +252,6 @@ class _Evidence:
     cosine: dict[int, float]
     dense_rank: dict[int, int]
     words: dict[int, tuple[float, list[str], int]]
-    lo: float
-    hi: float
 
     @classmethod
     def collect(
@@ -206,13 +266,10 @@ class _Evidence:
             share, found = word_share(weights, set(body.split()))
             if found:
                 matched[rowid] = (share, [words[t] for t in found], rank)
-        cos = [c for _, c in dense]
         return cls(
             cosine=dict(dense),
             dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
             words=matched,
-            lo=min(cos, default=0.0),
-            hi=max(cos, default=1.0),
         )
 
     def add_cosines(self, seen: Scored, vectors: VectorCache, query: np.ndarray) -> None:
@@ -222,15 +279,12 @@ class _Evidence:
         self.cosine.update(zip(wanted[known].tolist(), cos[known].tolist()))
         self.cosine.update(vectors.cosines(query, wanted[~known].tolist()))
 
-    def meaning(self, rowid: int) -> float:
-        return rescale(self.cosine.get(rowid), self.lo, self.hi)
-
 
 _SCORE_COLUMNS = "content, importance, confidence, last_accessed, updated_at"
 
 
 def _score_and_filter(
-    store: Store, ev: _Evidence, where: str, params: list[Any], now: float
+    store: Store, ev: _Evidence, where: str, params: list[Any], now: float, query_language: str
 ) -> list[tuple[int, float]]:
     """(rowid, score) of the candidates that pass the filters, best first."""
     ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
@@ -238,32 +292,81 @@ def _score_and_filter(
         return []
     rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params],
                         columns=_SCORE_COLUMNS)
+    meaning = _meanings(ev, rows, query_language)
     scored = []
     for row in rows:
         rowid = int(row["rowid"])
         share = ev.words[rowid][0] if rowid in ev.words else 0.0
-        base = fuse(ev.meaning(rowid), share, LEXICAL_WEIGHT)
+        m, z, same_language = meaning[rowid]
+        if not same_language:
+            share = max(share, cross_language_share(z))
+        base = fuse(m, share, LEXICAL_WEIGHT)
         scored.append((rowid, base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)), row["content"]))
     scored.sort(key=lambda t: (-t[1], t[2]))
     return [(rowid, score) for rowid, score, _ in scored]
 
 
-def _hits(store: Store, ev: _Evidence, ranked: list[tuple[int, float]]) -> list[Hit]:
-    """Full items, with their reasons, for the ranked (rowid, score) pairs."""
+def cross_language_share(z: float | None) -> float:
+    """The word share a memory in the other language is credited with, from its standardised cosine.
+
+    Such a memory cannot hold the query's words: its word evidence is missing, not zero. Taken as
+    zero, every memory of the query's language that shares one common word outranks the answer
+    written in the other language. It is credited from the absolute evidence of its meaning
+    instead: nothing at ``CROSS_LANGUAGE_Z_FROM`` null deviations or less (unrelated text reaches
+    that), ``CROSS_LANGUAGE_SHARE`` from ``CROSS_LANGUAGE_Z_FULL`` on.
+    """
+    if z is None:
+        return 0.0
+    low, high = CROSS_LANGUAGE_Z_FROM, max(CROSS_LANGUAGE_Z_FULL, CROSS_LANGUAGE_Z_FROM + 1e-6)
+    return CROSS_LANGUAGE_SHARE * min(1.0, max(0.0, (z - low) / (high - low)))
+
+
+def _meanings(ev: _Evidence, rows: list[Any], query_language: str) -> dict[int, tuple[float, float | None, bool]]:
+    """Each candidate's meaning in [0, 1], its standardised cosine, and whether it is in the
+    query's language.
+
+    The cosine is first standardised by the null of its language pair (``relevance.cosine_z``):
+    the embedder scores unrelated text of the query's own language higher, so raw cosines would
+    rank a Chinese memory that shares nothing above an English one that answers a Chinese question.
+    Within one language pair this is an affine map, and the rescaled meaning is exactly as before.
+    """
+    z: dict[int, float | None] = {}
+    same: dict[int, bool] = {}
+    for row in rows:
+        rowid = int(row["rowid"])
+        passage_language = language(row["content"])
+        same[rowid] = passage_language == query_language
+        cos = ev.cosine.get(rowid)
+        z[rowid] = None if cos is None else cosine_z(cos, query_language, passage_language)
+    dense = [v for r, v in z.items() if r in ev.dense_rank and v is not None]
+    lo, hi = (min(dense), max(dense)) if dense else (0.0, 1.0)
+    return {r: (rescale(v, lo, hi), v, same[r]) for r, v in z.items()}
+
+
+def _hits(store: Store, ev: _Evidence, weights: dict[str, float], query_language: str,
+          ranked: list[tuple[int, float]]) -> list[RecallHit]:
+    """Full items, with their reasons and relevance, for the ranked (rowid, score) pairs."""
     if not ranked:
         return []
     rows = {int(r["rowid"]): r for r in store.select(
         f"rowid IN ({', '.join('?' * len(ranked))})", [r for r, _ in ranked])}
+    # the exact share of every hit, also of those only the vector search found (it ranked them
+    # without word evidence, but their relevance should not ignore the words they hold)
+    bodies = store.bodies([r for r, _ in ranked])
     out = []
     for rowid, score in ranked:
-        share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
+        lex_share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
+        share = word_share(weights, set(bodies.get(rowid, "").split()))[0]
         cos = ev.cosine.get(rowid)
-        out.append(Hit(
-            item=item_from_row(rows[rowid]),
+        item = item_from_row(rows[rowid])
+        out.append(RecallHit(
+            item=item,
             score=score,
-            why=_why(cos, ev.dense_rank.get(rowid), share, found, lex_rank),
+            why=_why(cos, ev.dense_rank.get(rowid), lex_share, found, lex_rank),
             semantic=cos,
             lexical_rank=lex_rank,
+            relevance=relevance(cos, share, query_language, language(item.content)),
+            word_share=share,
         ))
     return out
 

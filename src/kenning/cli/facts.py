@@ -9,12 +9,16 @@ from typing import TYPE_CHECKING
 import click
 
 from kenning.models import CATEGORIES, KINDS
+from kenning.relevance import DEFAULT_MIN_RELEVANCE
 
 from . import output
 from .state import WHEN, WHEN_AGO, id_scope_option, json_option, pass_kenning, scope_option
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from kenning.api import Kenning
+    from kenning.retrieval import Hits
 
 
 @click.command()
@@ -60,31 +64,45 @@ def remember(
 @click.option("--until", type=WHEN_AGO, help="Created at or before: a date, or a duration ago (1d).")
 @click.option("--include-superseded", is_flag=True, help="Also old versions of changed facts.")
 @click.option("--include-expired", is_flag=True, help="Also facts whose expiry has passed.")
+@click.option("--min-relevance", type=click.FloatRange(0, 1),
+              help=f"Leave out hits less likely relevant than this, 0-1 (default {DEFAULT_MIN_RELEVANCE}; 0 keeps all).")
 @json_option
 @pass_kenning
 def recall(
     kb: Kenning, query: str, k: int, scope: str, kinds: tuple[str, ...], tags: tuple[str, ...],
     min_confidence: float | None, since: datetime | None, until: datetime | None,
-    include_superseded: bool, include_expired: bool, as_json: bool,
+    include_superseded: bool, include_expired: bool, min_relevance: float | None, as_json: bool,
 ) -> None:
     """Find items matching QUERY by words and meaning.
 
-    Works across English and Chinese; each hit says why it matched.
+    Works across English and Chinese; each hit says why it matched and how likely it is relevant
+    (0-1, comparable across queries). When nothing is relevant enough the answer is empty and says
+    how the best candidate scored.
 
     \b
     Example:
       kenning recall "websocket drops after a minute" -k 5 --kind fact
+      kenning recall "数据库备份" --min-relevance 0 --json
     """
     hits = kb.recall(query, k, scope=scope, kinds=kinds or None, tags=tags, min_confidence=min_confidence,
                      since=since, until=until, include_superseded=include_superseded,
-                     include_expired=include_expired)
+                     include_expired=include_expired,
+                     min_relevance=DEFAULT_MIN_RELEVANCE if min_relevance is None else min_relevance)
     if as_json:
         output.print_json([hit.to_dict() for hit in hits])
         return
     if not hits:
-        output.show(f"Nothing in scope {scope!r} matches.")
+        reason = hits.empty_reason()
+        output.show(f"Nothing in scope {scope!r} matches." if reason == "nothing matches"
+                    else f"Nothing in scope {scope!r}: {reason}.")
         return
-    output.show(output.hits_table(hits))
+    output.show(_hits_table(hits))
+
+
+def _hits_table(hits: Hits) -> Table:
+    rows = [(rank, f"{hit.relevance:.2f}", f"{hit.score:.3f}", hit.item.kind, hit.item.id,
+             output.truncate(hit.item.content), hit.why) for rank, hit in enumerate(hits, 1)]
+    return output.table(None, ("#", "relevance", "score", "kind", "id", "content", "why"), rows)
 
 
 @click.command(name="show")

@@ -9,12 +9,16 @@ descriptions carry information in term frequency and length that recall's word s
 (numbers below). A task in another language than the
 skills shares no words with them and is ranked by meaning alone. ``always: true`` skills are
 included in every answer, after the matches, marked so.
+
+Each match also carries ``relevance`` (``kenning.relevance``: the probability that it fits, from
+its own cosine and word share, the same scale as memory recall's), and ``min_relevance`` leaves
+out the matches below a floor, so that a task no skill fits gets no skill.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +27,8 @@ from ..blas import product
 from ..errors import InvalidInput
 from ..fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..retrieval import check_query
+from ..relevance import language, relevance
+from ..retrieval import check_min_relevance, check_query
 from ..text import query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
@@ -58,6 +63,7 @@ class SkillMatch:
     words: tuple[str, ...]  # the task's words found in the skill
     share: float
     always: bool = False  # included because of ``always: true``, not because it matched
+    relevance: float = 0.0
 
     def why(self) -> str:
         parts = [f"meaning: cosine {self.semantic:.2f}"]
@@ -70,7 +76,8 @@ class SkillMatch:
     def to_dict(self) -> dict[str, Any]:
         lacking = missing(self.skill.requires)
         return {"name": self.skill.name, "description": self.skill.description, "category": self.skill.category,
-                "source": self.skill.source, "score": round(self.score, 4), "why": self.why(),
+                "source": self.skill.source, "score": round(self.score, 4), "relevance": round(self.relevance, 4),
+                "why": self.why(),
                 "always": self.skill.always, "available": not lacking, "missing": lacking}
 
 
@@ -122,9 +129,11 @@ class SkillSearch:
         self._prepared = _Prepared(index, skills, vectors, postings, norms)
         return self._prepared
 
-    def search(self, index: SkillIndex, task: str, k: int = 5) -> list[SkillMatch]:
-        """The ``k`` skills that best match ``task``, best first, then any ``always`` skill not among them."""
+    def search(self, index: SkillIndex, task: str, k: int = 5, min_relevance: float = 0.0) -> list[SkillMatch]:
+        """The ``k`` skills that best match ``task``, best first, without those below
+        ``min_relevance``, then any ``always`` skill not among them."""
         task = check_query(task)
+        min_relevance = check_min_relevance(min_relevance)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
         ready = self.prepare(index)
@@ -145,6 +154,7 @@ class SkillSearch:
                 found.setdefault(i, []).append(term)
                 bm25[i] = bm25.get(i, 0.0) + weight * tf * (K1 + 1) / (tf + ready.norms[i])
         best = max(bm25.values(), default=0.0)
+        task_language = language(task)
         scored = []
         for i, skill in enumerate(ready.skills):
             terms = found.get(i, [])
@@ -153,9 +163,15 @@ class SkillSearch:
             score = fuse(rescale(float(cos[i]), lo, hi), lexical, LEXICAL_WEIGHT)
             scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
-        top = scored[:k]
+        top = [m for m in (_rated(m, task_language) for m in scored[:k]) if m.relevance >= min_relevance]
         shown = {id(m.skill) for m in top}
-        extra = [SkillMatch(m.skill, m.score, m.semantic, m.words, m.share, always=True)
-                 for m in scored[k:] if m.skill.always and id(m.skill) not in shown]
+        extra = [replace(_rated(m, task_language), always=True)
+                 for m in scored if m.skill.always and id(m.skill) not in shown]
         return top + extra
+
+
+def _rated(match: SkillMatch, task_language: str) -> SkillMatch:
+    """The match with its relevance (the skill's passage language judged from its description)."""
+    text = f"{match.skill.name}: {match.skill.description}"
+    return replace(match, relevance=relevance(match.semantic, match.share, task_language, language(text)))
 

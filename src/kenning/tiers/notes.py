@@ -40,7 +40,8 @@ from ..fileio import atomic_write, fsync_dir, locked, read_or_none
 from ..fusion import fuse, idf, rescale, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..retrieval import LEXICAL_WEIGHT, check_query
+from ..relevance import language, relevance
+from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
@@ -79,13 +80,16 @@ class Note:
 
 @dataclass(frozen=True)
 class NoteHit(Note):
-    """A note found by ``Notes.search``: its score in [0, 1] and why it matched."""
+    """A note found by ``Notes.search``: its score in [0, 1], why it matched, and how likely it is
+    relevant (``kenning.relevance``, the scale of memory recall)."""
 
     score: float
     why: str
+    relevance: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "score": round(self.score, 4), "why": self.why}
+        return {**super().to_dict(), "score": round(self.score, 4), "relevance": round(self.relevance, 4),
+                "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -253,14 +257,17 @@ class Notes:
         include_history: bool = True,
         *,
         today: DayLike | None = None,
+        min_relevance: float = 0.0,
     ) -> list[NoteHit]:
         """The ``k`` paragraphs that best match ``query`` by words and meaning, best first.
 
         Only notes dated on or after ``today`` (default: the local day) minus ``days_back`` days
         (None: all of them); HISTORY.md paragraphs count by their stamp, archived days only with
-        ``include_archive``. Scored like memory recall (``kenning.fusion``).
+        ``include_archive``. Scored like memory recall (``kenning.fusion``); notes less likely
+        relevant than ``min_relevance`` are left out.
         """
         query = check_query(query)
+        min_relevance = check_min_relevance(min_relevance)
         k = _whole(k, "k", 1, MAX_K)
         since = None
         if days_back is not None:
@@ -269,7 +276,7 @@ class Notes:
         notes = list(self._searched(since, bool(include_archive), bool(include_history)))
         if not notes:
             return []
-        return self._ranked(query, notes)[:k]
+        return [h for h in self._ranked(query, notes)[:k] if h.relevance >= min_relevance]
 
     def repeated(self, *, min_days: int = 2, days_back: int = 30,
                  today: DayLike | None = None) -> list[tuple[str, int]]:
@@ -501,13 +508,15 @@ class Notes:
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
         hits = []
+        query_language = language(query)
         for i, note in enumerate(notes):
             share, found = word_share(weights, terms[i])
             if i not in dense_rank and not found:
                 continue
             score = fuse(rescale(float(cos[i]), lo, hi), share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
-                                _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found])))
+                                _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
+                                relevance(float(cos[i]), share, query_language, language(note.text))))
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 
