@@ -39,8 +39,8 @@ from kenning.mcp.tools import Caller, run_tool
 KENNING = [sys.executable, "-c", "from kenning.cli import main; main()"]  # the console script, wherever installed
 TOKEN = "kenning-test-token-3f9c2a71"  # long enough: shorter tokens are refused at startup
 TOOLS = {"skills_list", "skill_view", "skill_manage", "skills_search", "skill_feedback", "memory_remember",
-         "memory_recall", "memory_supersede", "memory_forget", "memory_pin", "lesson_record", "lessons_for",
-         "entity_upsert", "entity_get", "notes_write", "notes_search", "hot_memory", "context_build",
+         "memory_recall", "memory_supersede", "memory_forget", "memory_pin", "memory_conflicts", "lesson_record",
+         "lessons_for", "entity_upsert", "entity_get", "notes_write", "notes_search", "hot_memory", "context_build",
          "session_consolidate"}
 SKILL_MD = """---
 name: {name}

@@ -99,6 +99,7 @@ def test_an_example_of_every_tool_is_valid_under_its_schema_and_works(served: Se
                reason="moved")["fact"]
     assert new["supersedes"] == fact["id"]
     assert call("memory_pin", id=new["id"], reason="asked to keep it")["fact"]["pinned"] is True
+    assert call("memory_conflicts")["success"] is True
     stale = call("memory_forget", stale=True, days=0, max_access=1, dry_run=True)
     assert stale["dry_run"] is True and new["id"] not in [f["id"] for f in stale["facts"]]
     assert call("memory_forget", id=new["id"], reason="asked to forget it")["deleted"]["id"] == new["id"]

@@ -22,13 +22,14 @@ from .config import Settings, load_settings
 from .embed import Embedder, OpenAIEmbedder, default_embedder
 from .entities import Entities
 from .errors import InvalidInput
-from .gate import Admission, Gate
+from .gate import Admission, Gate, PossibleConflict, Settlement, conflicts
 from .gate.decision import redact_policy
 from .gate.edge import EdgeRedactor
 from .lessons import Lessons
 from .memory import Facts, When, check_scope, check_tags, check_unit
-from .models import DEFAULT_SCOPE, AuditEntry, Fact, Hit, Item
-from .retrieval import Filters, check_kinds, recall
+from .models import DEFAULT_SCOPE, AuditEntry, Fact, Item
+from .relevance import DEFAULT_MIN_RELEVANCE
+from .retrieval import Filters, Hits, check_kinds, recall
 from .store import Store, open_store
 from .timeutil import parse_when
 
@@ -79,7 +80,7 @@ class Kenning:
         self.embedder = embedder
         self.actor = actor
         # one gate for every write path: redaction, novelty, importance (``[gate]`` in kenning.toml)
-        self.gate = Gate(store, embedder, settings.gate, actor=actor)
+        self.gate = Gate(store, embedder, settings.gate, actor=actor, llm=lambda: self.llm)
         self.facts = Facts(store, embedder, actor, gate=self.gate)
         self.lessons = Lessons(store, embedder, actor, gate=self.gate)
         self.entities = Entities(store, embedder, actor, gate=self.gate)
@@ -319,12 +320,15 @@ class Kenning:
         until: When = None,
         include_superseded: bool = False,
         include_expired: bool = False,
-    ) -> list[Hit]:
+        min_relevance: float = DEFAULT_MIN_RELEVANCE,
+    ) -> Hits:
         """The ``k`` items of ``scope`` that best match ``query`` by words and meaning, best first.
 
-        Each hit has ``.item``, ``.score`` and ``.why``. ``tags`` keeps items carrying all of them;
-        ``since``/``until`` bound the creation time (a date, or a duration meaning that long ago:
-        ``since="7d"``). Returned items count as accessed.
+        Each hit has ``.item``, ``.score``, ``.relevance`` (0-1, the same scale in every query and
+        store) and ``.why``. Hits below ``min_relevance`` are left out (0 keeps all ``k``); an
+        empty answer's ``empty_reason()`` says whether nothing matched or nothing was relevant.
+        ``tags`` keeps items carrying all of them; ``since``/``until`` bound the creation time (a
+        date, or a duration meaning that long ago: ``since="7d"``). Returned items count as accessed.
         """
         filters = Filters(
             kinds=check_kinds(kinds),
@@ -335,7 +339,8 @@ class Kenning:
             include_superseded=bool(include_superseded),
             include_expired=bool(include_expired),
         )
-        return recall(self.store, self.embedder, query, k=k, scope=check_scope(scope), filters=filters)
+        return recall(self.store, self.embedder, query, k=k, scope=check_scope(scope), filters=filters,
+                      min_relevance=min_relevance)
 
     # Operations by id: ids are unique across scopes; pass ``scope`` to refuse an item of another one.
 
@@ -350,6 +355,17 @@ class Kenning:
 
     def history(self, item_id: str, scope: str | None = None) -> list[Fact]:
         return self.facts.history(item_id, scope)
+
+    def conflicts(self, scope: str | None = DEFAULT_SCOPE) -> list[PossibleConflict]:
+        """Pairs of current facts the gate kept side by side though one may correct the other
+        (``kenning.gate.conflicts``); of ``scope``, or of every scope with None."""
+        return conflicts.listing(self.store, scope)
+
+    def resolve_conflict(self, first: str, second: str, keep: str, *, reason: str = "",
+                         scope: str | None = None) -> Settlement:
+        """Settle a possible conflict: ``keep`` "a" (``first``), "b" (``second``) or "both"; the fact
+        not kept is superseded by the one kept (``Facts.supersede``), audited."""
+        return conflicts.settle(self.facts, first, second, keep, reason=reason, scope=scope)
 
     def forget_stale(
         self, days: float = 90, max_access: int = 1, *, scope: str | None = None, dry_run: bool = False

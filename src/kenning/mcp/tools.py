@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
+from ..relevance import DEFAULT_MIN_RELEVANCE
 from ..skills.model import MAX_FILE_BYTES, SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments
 
@@ -323,12 +324,19 @@ def memory_remember(c: Caller, a: Args) -> dict[str, Any]:
       Param("until", "text", "Created at or before: a date, or a duration ago.", limit=SHORT),
       Param("include_superseded", "bool", "Also old versions of changed facts.", default=False),
       Param("include_expired", "bool", "Also facts whose expiry has passed.", default=False),
+      Param("min_relevance", "number", "Leave out hits less likely relevant than this (0-1; 0 keeps all k). "
+            "Each hit's relevance is on the same scale in every query.", default=DEFAULT_MIN_RELEVANCE,
+            low=0, high=1, aliases=("threshold", "min_score")),
       SCOPE, read_only=True)
 def memory_recall(c: Caller, a: Args) -> dict[str, Any]:
     hits = c.kb.recall(a["query"], a["k"], scope=a["scope"], kinds=a["kinds"], tags=a["tags"],
                        min_confidence=a["min_confidence"], since=a["since"], until=a["until"],
-                       include_superseded=a["include_superseded"], include_expired=a["include_expired"])
-    return {"success": True, "query": a["query"], "count": len(hits), "hits": [h.to_dict() for h in hits]}
+                       include_superseded=a["include_superseded"], include_expired=a["include_expired"],
+                       min_relevance=a["min_relevance"])
+    answer = {"success": True, "query": a["query"], "count": len(hits), "hits": [h.to_dict() for h in hits]}
+    if not hits:
+        answer["message"] = hits.empty_reason()
+    return answer
 
 
 @tool("memory_supersede", "Replace a fact", """Replace a stored fact by its new version, keeping the
@@ -380,6 +388,19 @@ def memory_pin(c: Caller, a: Args) -> dict[str, Any]:
     else:
         fact = c.kb.pin(a["id"], a["reason"], scope=a["scope"])
     return {"success": True, "fact": fact.to_dict(), "message": f"{'unpinned' if a['unpin'] else 'pinned'} {fact.id}"}
+
+
+@tool("memory_conflicts", "Possible conflicts", """List pairs of current facts that may contradict each
+      other: kenning kept both because it could not tell whether the newer one corrects the older
+      (each pair says why). Call when recalled facts disagree, or now and then to tidy memory. To
+      settle a pair, call memory_supersede with the id of the fact that no longer holds and the
+      content of the one that does; when both hold, leave them.""",
+      SCOPE, read_only=True)
+def memory_conflicts(c: Caller, a: Args) -> dict[str, Any]:
+    found = c.kb.conflicts(a["scope"])
+    return {"success": True, "scope": a["scope"], "count": len(found), "conflicts": [f.to_dict() for f in found],
+            "message": (f"{len(found)} possible conflict(s); settle one with memory_supersede(id=<the outdated "
+                        "fact>, content=<the current fact's content>)") if found else "no possible conflicts"}
 
 
 # -- lessons and entities -----------------------------------------------------------------------------
