@@ -26,7 +26,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -42,7 +42,7 @@ from .relevance import cosine_z, language, relevance
 from .store import Store
 from .store.vectors import Scored, VectorCache
 from .text import check_unicode, query_words
-from .timeutil import to_epoch, utcnow
+from .timeutil import from_epoch, to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
 # 2.5, 67.7 at 4 (0.6 gave 61.2 on all queries). XQuAD en->zh Hit@5 stays at the dense level
@@ -244,6 +244,9 @@ def recall(
     kept = [(rowid, h) for (rowid, _), h in zip(ranked, hits) if h.relevance >= min_relevance]
     if touch and kept:
         store.touch((rowid for rowid, _ in kept), now)
+        # relevance needed the rows first: a returned hit shows the access it just counted
+        kept = [(rowid, replace(h, item=replace(h.item, access_count=h.item.access_count + 1,
+                                                last_accessed=from_epoch(now)))) for rowid, h in kept]
     return Hits([h for _, h in kept], min_relevance, [h for h in hits if h.relevance < min_relevance])
 
 
