@@ -224,3 +224,17 @@ def test_the_cli_list_marks_a_stale_skill(tmp_path: Path, project: Path) -> None
     listed = run_cli(home, project, "list")
     assert listed.exit_code == 0, listed.output
     assert "lint-docs (stale)" in listed.output
+
+
+def test_context_loads_a_skill_in_full_only_when_it_is_likely_relevant(kb: Kenning) -> None:
+    root = user_root(kb)
+    write_skill(root, "webapp-testing", "Test local web applications with Playwright: take screenshots, read "
+                "browser logs, click through UI flows.", body="# Steps\n\nStart the dev server, then run playwright.\n")
+    write_skill(root, "pdf", "Extract text and tables from PDF files, merge and split documents, fill PDF forms.",
+                body="# Steps\n\nUse qpdf to merge.\n")
+    bread = kb.context("bake sourdough bread", 4000).to_dict()
+    assert "skills" not in [s["name"] for s in bread["sections"]]
+    assert "run playwright" not in bread["markdown"]
+    shot = kb.context("screenshot the login page in a browser", 4000).to_dict()
+    loaded = next(s for s in shot["sections"] if s["name"] == "skills")
+    assert [src["name"] for src in loaded["sources"]] == ["webapp-testing"]

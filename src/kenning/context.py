@@ -9,7 +9,7 @@ section               share  what
 hot memory            40 %   USER.md and MEMORY.md as a session snapshot (cut from the end)
 always-on skills     100 %   every ``always: true`` skill, in full, before anything optional
 skills catalog        15 %   the budgeted, task-aware index of every skill
-matching skills       25 %   the 1-3 skills that match the task best, in full, if they fit
+matching skills       25 %   the 1-3 skills that match the task best (and are likely relevant), in full
 facts                 15 %   recalled for the task (hot facts are already shown above)
 lessons               10 %   related lessons, negative outcomes first (what to avoid)
 entities               5 %   entities the task names (by name or alias)
@@ -279,8 +279,11 @@ def _always(kb: Kenning, ctx: _Assembly) -> None:
 
 
 def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
+    from .relevance import DEFAULT_MIN_RELEVANCE
+
     found = kb.skills.skills_search(task, MAX_SKILLS)["skills"]
-    matches = [s for s in found if not s["always"]]
+    # a skill is loaded in full only when it is likely relevant: the best of nothing stays in the catalog
+    matches = [s for s in found if not s["always"] and s["relevance"] >= DEFAULT_MIN_RELEVANCE]
     parts = []
     for match in matches:
         if match["score"] < SKILL_SHARE_OF_BEST * matches[0]["score"]:
