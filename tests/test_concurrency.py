@@ -44,7 +44,7 @@ def test_four_processes_writing_200_facts_each_lose_nothing(tmp_path: Path, embe
         counts = {c["kind"]: c["total"] for c in kb.stats()["counts"]}
         assert counts == {"fact": 801}
         for w in range(4):
-            hits = kb.recall("wrote fact number", k=1000, tags=[f"w{w}"])
+            hits = kb.recall("wrote fact number", k=1000, tags=[f"w{w}"], min_relevance=0)
             assert len(hits) == 200
         shared = kb.recall("the shared fact every worker knows", k=1)[0].item
         assert shared.reinforced == 3  # type: ignore[union-attr]

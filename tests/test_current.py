@@ -342,3 +342,11 @@ def test_admit_asks_the_model_once_for_its_decision_and_its_write(kb: Kenning, s
     admitted = kb.admit("the report is weekly")
     assert admitted.decision.action == "supersede" and admitted.fact is not None
     assert admitted.fact.supersedes == old.id and len(server.requests) == 1
+
+
+def test_a_series_of_alike_facts_pairs_each_with_its_nearest_only(kb: Kenning) -> None:
+    """A log-like series must not pair every fact with every other one (30 writes: n² pairs before)."""
+    for i in range(30):
+        kb.remember(f"worker 1 wrote fact number {i}", tags=["w1"])
+    assert len(kb.conflicts()) <= 29
+    assert len([e for e in kb.audit(limit=2000) if e.action == "conflict_found"]) <= 29

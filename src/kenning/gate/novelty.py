@@ -228,7 +228,9 @@ def find(store: Store, scope: str, text: str, vector: np.ndarray, *, near_duplic
             verdict = judge(row["content"], text, cos, same_subject=same_subject)
             if verdict.verdict == "supersede":
                 kind, why = "contradiction", verdict.reason
-            elif verdict.verdict == "conflict":
+            elif verdict.verdict == "conflict" and not suspects:
+                # only the nearest: a statement may correct the fact most like it, and a series
+                # ("release 1.2 shipped", "release 1.3 shipped", …) must not pair every one with every one
                 suspects.append(Suspect(row["id"], verdict.rule, cos))
         if kind != "new" and kind not in found:
             found[kind] = Novelty(kind, why, row["id"], row["content"], cos)
