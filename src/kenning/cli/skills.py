@@ -1,6 +1,7 @@
-"""Skill commands: ``kenning skill list|view|search|catalog|check|scan|create|patch|edit|delete|write-file|remove-file|
-history|diff|rollback|feedback|stats``. Each calls one ``kb.skills`` method; ``--json`` prints what
-the library returned."""
+"""Skill commands: ``kenning skill list|view|search|catalog|check|scan|approve|create|patch|edit|delete|write-file|
+remove-file|history|diff|rollback|feedback|stats``, and those of skill_install (install, verify, update,
+uninstall), skill_review (review, drafts) and skill_curate (curate, restore, pin, unpin), which join this
+group. Each calls one library method; ``--json`` prints what the library returned."""
 
 from __future__ import annotations
 
