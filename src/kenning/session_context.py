@@ -310,7 +310,9 @@ def _relevant(kb: Kenning, task: str, scope: str, shown: set[str], notes: Sequen
     """Entities the task names, then the facts, lessons and (older) notes matching it, by score."""
     named = [e for e in mentioned_entities(kb, task, scope) if e.id not in shown]
     scored: list[tuple[float, Line]] = []
-    hits = [h for h in kb.recall(task, k=RELEVANT_ITEMS, scope=scope, kinds=["fact", "lesson"])
+    # no relevance floor: a session's task is a folder or branch name, which nothing is "relevant" to
+    # by the recall floor's measure; the share of the best (``_matching``) and the ceilings decide
+    hits = [h for h in kb.recall(task, k=RELEVANT_ITEMS, scope=scope, kinds=["fact", "lesson"], min_relevance=0)
             if h.item.id not in shown]
     for hit in _matching(hits, lambda h: h.score):
         line = _item_line(hit.item)
