@@ -72,7 +72,6 @@ class Guarded:
     held: frozenset[Path]
     approved: frozenset[Path]
     model_index: SkillIndex
-    digest: str  # changes whenever a verdict or an approval does (part of the catalog cache's key)
 
     def verdict(self, skill: Skill) -> str | None:
         found = self.verdicts.get(skill.path)
@@ -108,34 +107,30 @@ class SkillGuard:
         self.cache_file = cache_dir / "skill-guard.json"
         self.approvals_file = approvals_file
         self.actor = actor
-        self._last: tuple[int, str, Guarded] | None = None  # (id of the index, approvals stamp, result)
+        # (the index, approvals stamp, result): the index itself, not its id, which a later index may reuse
+        self._last: tuple[SkillIndex, str, Guarded] | None = None
         self._known: dict[str, tuple[str, Verdict]] | None = None  # folder -> (fingerprint, verdict)
 
     def guarded(self, index: SkillIndex, manifest_digest: str) -> Guarded:
         """The guard's view of ``index`` (whose manifest digest is ``manifest_digest``)."""
         stamp = self.approvals_stamp()
-        if self._last is not None and self._last[0] == id(index) and self._last[1] == stamp:
+        if self._last is not None and self._last[0] is index and self._last[1] == stamp:
             return self._last[2]
         approvals = self._approvals()
         saved = self._read_cache()
         key = f"{manifest_digest}:{SCANNER_VERSION}"
         if saved.get("manifest") == key:
-            verdicts = {Path(p): Verdict.from_dict(v) for p, v in saved.get("verdicts", {}).items()}
+            verdicts = {Path(p): v for p, (_, v) in _known_of(saved).items()}
         else:
             verdicts = self._scan_changed(index, saved)
             self._write_cache(key)
         result = self._result(index, verdicts, approvals)
-        self._last = (id(index), stamp, result)
+        self._last = (index, stamp, result)
         return result
 
     def _scan_changed(self, index: SkillIndex, saved: dict[str, Any]) -> dict[Path, Verdict]:
         if self._known is None:
-            self._known = {}
-            for path, entry in dict(saved.get("known", {})).items():
-                try:
-                    self._known[str(path)] = (str(entry["fingerprint"]), Verdict.from_dict(entry["verdict"]))
-                except (KeyError, TypeError, ValueError):
-                    continue
+            self._known = _known_of(saved)
         known: dict[str, tuple[str, Verdict]] = {}
         for skill in index.skills:
             if skill.source == UNCHECKED:
@@ -163,9 +158,7 @@ class SkillGuard:
         held = frozenset(p for p, v in verdicts.items() if v.verdict == "dangerous" and p not in approved)
         model = index if not held else SkillIndex(index.sources, tuple(s for s in index.skills if s.path not in held),
                                                    index.diagnostics)
-        digest = hashlib.sha256(json.dumps(sorted((str(p), v.verdict, p in approved) for p, v in verdicts.items()))
-                                .encode("utf-8")).hexdigest()[:16]
-        return Guarded(verdicts, held, approved, model, digest)
+        return Guarded(verdicts, held, approved, model)
 
     # -- approvals ---------------------------------------------------------------------------------
 
@@ -218,9 +211,19 @@ class SkillGuard:
     def _write_cache(self, manifest: str) -> None:
         known = self._known or {}
         body = {"format": _FORMAT, "manifest": manifest,
-                "verdicts": {p: v.to_dict() for p, (_, v) in known.items()},
                 "known": {p: {"fingerprint": f, "verdict": v.to_dict()} for p, (f, v) in known.items()}}
         try:
             fileio.atomic_write(self.cache_file, json.dumps(body, ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # a cache that cannot be written is only slower
+
+
+def _known_of(saved: dict[str, Any]) -> dict[str, tuple[str, Verdict]]:
+    """The cache file's skills: folder -> (fingerprint, verdict); a damaged entry is scanned again."""
+    out: dict[str, tuple[str, Verdict]] = {}
+    for path, entry in dict(saved.get("known", {})).items():
+        try:
+            out[str(path)] = (str(entry["fingerprint"]), Verdict.from_dict(entry["verdict"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
