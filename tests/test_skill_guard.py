@@ -175,7 +175,9 @@ def test_a_failed_outcome_does_not_raise_a_skill_in_the_catalog(kb: Kenning) -> 
 def test_the_task_catalog_fills_its_budget_with_descriptions(kb: Kenning) -> None:
     root = user_root(kb)
     for n in range(12):
-        write_skill(root, f"deploy-step-{n:02d}", f"Deploy step {n}: " + LONG)
+        # long enough that the matching descriptions alone, whole, outgrow the budget (the catalog
+        # before fell back to names only: 1 of 5 matches described, 77% of the plain catalog's tokens)
+        write_skill(root, f"deploy-step-{n:02d}", f"Deploy step {n}: {LONG} {LONG}")
     plain = kb.skills.skills_catalog(300)
     task = kb.skills.skills_catalog(300, task="deploy step roll back the image tag")
     assert task["matched"], task
