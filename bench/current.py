@@ -21,9 +21,11 @@ The scripted model is an in-process object with the ``kenning.llm.LLM`` protocol
 guard: the tests cover those through a real local server). The pairs were written for this
 benchmark before the rule; the rule was then corrected where it misread them (the errors it makes
 on them were looked at), so the rule row is an optimistic estimate on the kind of text it was
-built for, not a held-out measurement.
+built for, not a held-out measurement. ``--set heldout`` runs on bench/data/current/heldout, a batch
+written afterwards without reading the rule (its README records the figures of the first run, before
+any tuning on it); ``--data DIR`` runs on any folder of the same four files.
 
-    python bench/current.py [--wrong 0.1] [--broken 0.1] [--seed 17]
+    python bench/current.py [--set dev|heldout | --data DIR] [--wrong 0.1] [--broken 0.1] [--seed 17]
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ from kenning.gate.novelty import NEAR_DUPLICATE, SAME_SUBJECT, relation
 from kenning.llm import Completion
 
 DATA = Path(__file__).resolve().parent / "data" / "current"
+SETS = {"dev": DATA, "heldout": DATA / "heldout"}
 
 
 @dataclass(frozen=True)
@@ -59,11 +62,11 @@ class Pair:
     kind: str
 
 
-def load() -> list[Pair]:
+def load(data: Path = DATA) -> list[Pair]:
     pairs = []
     for name, correction in (("corrections", True), ("co_true", False)):
         for lang in ("en", "zh"):
-            for line in (DATA / f"{name}.{lang}.jsonl").read_text(encoding="utf-8").splitlines():
+            for line in (data / f"{name}.{lang}.jsonl").read_text(encoding="utf-8").splitlines():
                 row = json.loads(line)
                 pairs.append(Pair(row["old"], row["new"], correction, lang, row["kind"]))
     return pairs
@@ -123,6 +126,8 @@ class Row:
     totals: dict[tuple[str, bool], int]
     calls: int
     seconds: float
+    # The pairs this setting got wrong (a co-true pair superseded, a correction not), for --misses.
+    misses: list[Pair] = field(default_factory=list)
 
     def scores(self, lang: str | None) -> tuple[float, float, int, int, int]:
         langs = ("en", "zh") if lang is None else (lang,)
@@ -149,6 +154,8 @@ def run(name: str, pairs: list[Pair], embedder: CachedEmbedder, model: Callable[
             row.totals[key] = row.totals.get(key, 0) + 1
             if new.supersedes == old.id:
                 row.superseded[key] = row.superseded.get(key, 0) + 1
+            if (new.supersedes == old.id) != pair.correction:
+                row.misses.append(pair)
             if kb.conflicts(scope):
                 row.conflicts[key] = row.conflicts.get(key, 0) + 1
         row.calls = getattr(source, "calls", 0)
@@ -167,8 +174,17 @@ def baseline(pairs: list[Pair], embedder: CachedEmbedder) -> Row:
         row.totals[key] = row.totals.get(key, 0) + 1
         if kind == "contradiction":
             row.superseded[key] = row.superseded.get(key, 0) + 1
+        if (kind == "contradiction") != pair.correction:
+            row.misses.append(pair)
     row.seconds = time.perf_counter() - started
     return row
+
+
+def shown(data: Path) -> str:
+    """``data`` relative to the repository when it is inside it, else as given."""
+    root = DATA.parents[2]
+    resolved = data.resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(data)
 
 
 def main() -> None:
@@ -176,8 +192,14 @@ def main() -> None:
     parser.add_argument("--wrong", type=float, default=0.1, help="noisy model: share of wrong answers")
     parser.add_argument("--broken", type=float, default=0.1, help="noisy model: share of broken (cut-off) answers")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--set", choices=sorted(SETS), default="dev",
+                        help="dev: the pairs the rule was corrected on; heldout: the batch written blind")
+    parser.add_argument("--data", type=Path, help="a folder of corrections/co_true .{en,zh}.jsonl (overrides --set)")
+    parser.add_argument("--misses", action="store_true",
+                        help="also list the pairs the rule row gets wrong (false supersessions, missed corrections)")
     args = parser.parse_args()
-    pairs = load()
+    data = args.data or SETS[args.set]
+    pairs = load(data)
     labels = {p.new: p for p in pairs}
     embedder = CachedEmbedder()
     rows = [
@@ -193,7 +215,8 @@ def main() -> None:
               for g in ("en", "zh")}
     print(f"# What is current: supersession on {len(pairs)} pairs "
           f"(en {counts['en'][0]} corrections + {counts['en'][1]} co-true, zh {counts['zh'][0]} + {counts['zh'][1]})")
-    print(f"embedder {embedder.name}; same_subject {SAME_SUBJECT}, near_duplicate {NEAR_DUPLICATE}; "
+    print(f"data {shown(data)}; "
+          f"embedder {embedder.name}; same_subject {SAME_SUBJECT}, near_duplicate {NEAR_DUPLICATE}; "
           f"commit {commit}; python {sys.version.split()[0]}\n")
     print("| setting | lang | precision | recall | co-true superseded | corrections listed as conflict "
           "| co-true listed as conflict | model calls |")
@@ -204,6 +227,17 @@ def main() -> None:
             print(f"| {row.name} | {lang or 'all'} | {p:.3f} | {r:.3f} | {fp} | {cc} | {ct} | "
                   f"{row.calls if lang is None else ''} |")
     print(f"\n(times: {', '.join(f'{r.name} {r.seconds:.0f} s' for r in rows)})")
+    if args.misses:
+        print_misses(rows[0])
+
+
+def print_misses(row: Row) -> None:
+    """The pairs ``row`` got wrong, grouped as false supersessions and missed corrections."""
+    for title, correction in (("co-true pairs superseded", False), ("corrections not superseded", True)):
+        wrong = [p for p in row.misses if p.correction == correction]
+        print(f"\n## {row.name}: {title} ({len(wrong)})\n")
+        for p in wrong:
+            print(f"- [{p.lang} {p.kind}] {p.old!r} -> {p.new!r}")
 
 
 if __name__ == "__main__":
