@@ -6,7 +6,7 @@ Sections, in this order (each takes at most its share of the budget and only wha
 ====================  =====  ===============================================================
 section               share  what
 ====================  =====  ===============================================================
-hot memory            40 %   USER.md and MEMORY.md as a session snapshot (cut from the end)
+hot memory            40 %   USER.md then MEMORY.md, in file order under each file's name
 always-on skills     100 %   every ``always: true`` skill, in full, before anything optional
 skills catalog        15 %   the budgeted, task-aware index of every skill
 matching skills       25 %   the 1-3 skills that match the task best (and are likely relevant), in full
@@ -16,9 +16,22 @@ entities               5 %   entities the task names (by name or alias)
 notes                 10 %   related daily notes and HISTORY.md of the last 30 days
 ====================  =====  ===============================================================
 
-Shares add up to more than 100 %: a section that needs less leaves the rest to the next ones.
+Shares add up to more than 100 %: a section that needs less leaves the rest to the next ones, and
+what is still left once every section has had its share is dealt out one part at a time to the
+sections that cut something, in turn in the order above (the earlier ones too). A section with
+nothing relevant is absent, so its whole share goes to the rest: recall, notes search and skill
+search keep only what reaches the relevance floor (``kenning.relevance.DEFAULT_MIN_RELEVANCE``).
 Everything left out is listed in ``cut`` with the reason. ``max_chars`` adds a ceiling in
 characters on top of the budget (parts that would pass it are cut the same way).
+
+Each piece names its source inline, in the same short form as the session layout, so that a model
+can tell memories apart and name one to change (``kb.get``, ``memory_supersede``, ``memory_forget``,
+``kb.notes.get``, ``skill_view``): hot entries sit under
+``### USER.md`` / ``### MEMORY.md``; ``- <fact> (fact f_3a9c1b2e4d5f, 2026-11-02)``,
+``- [negative] <lesson> (lesson l_…)``, ``- <entity> (entity e_…)``,
+``- [2026-11-30 14:02] <note> (daily/2026-11-30.md#2)``; a skill in full is headed
+``### <name> (<folder of its SKILL.md>)``; the catalog names every skill. Ids are shown whole (12 hex
+digits): no lookup takes a prefix, and the source costs about 15 tokens a line.
 
 ``layout="session"`` is the other arrangement, for the start of a session inside an agent client:
 memory first, the skills as an index only, under a hard character ceiling (``session_context``).
@@ -26,14 +39,16 @@ memory first, the skills as an index only, under a hard character ceiling (``ses
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
-from .models import Entity, Fact, Lesson
+from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
+from .relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import check_query
 from .text import normalize
 from .tokens import count_tokens
@@ -55,15 +70,19 @@ SKILL_SHARE_OF_BEST = 0.6  # a skill is shown in full only if it scores at least
 NOTES_DAYS_BACK = 30
 HEADING_TOKENS = 40
 HEADING_SHARE = 0.1
+ELLIPSIS = "…"
 _OUTCOME_ORDER = {"negative": 0, "neutral": 1, "positive": 2}
 
 
 @dataclass(frozen=True)
 class Part:
-    """One piece of a section: its text and where it came from."""
+    """One piece of a section: its text, where it came from, and the sub-heading it goes under
+    (``group``: "USER.md" is shown as ``### USER.md`` above the first kept part of the group; the
+    parts of a group come one after another)."""
 
     text: str
     source: dict[str, Any]
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,19 +166,71 @@ def check_layout(layout: object) -> str:
     return str(layout)
 
 
+@dataclass
+class _Candidates:
+    """One section's parts in order, which of them are kept, and why each of the others was cut."""
+
+    name: str
+    title: str
+    parts: list[Part]
+    kept: set[int] = field(default_factory=set)
+    reasons: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def heading(self) -> str:
+        return f"## {self.title}"
+
+    def extra(self, i: int) -> tuple[int, int]:
+        """Tokens and characters that keeping part ``i`` adds: its line, its group's heading if no
+        part of the group is kept yet, the section's heading (and the blank line before it) if it is
+        the first. They add up exactly: a token count is the sum of the words' counts and the line
+        breaks (``kenning.tokens``)."""
+        part = self.parts[i]
+        tokens, chars = count_tokens(part.text) + 1, len(part.text) + 1
+        if part.group and all(self.parts[j].group != part.group for j in self.kept):
+            line = _group_line(part.group)
+            tokens, chars = tokens + count_tokens(line) + 1, chars + len(line) + 1
+        if not self.kept:
+            tokens, chars = tokens + count_tokens(self.heading) + 2, chars + len(self.heading) + 2
+        return tokens, chars
+
+    def section(self) -> Section | None:
+        """The section of the kept parts, in their order (None when nothing is kept)."""
+        if not self.kept:
+            return None
+        kept = [self.parts[i] for i in sorted(self.kept)]
+        lines, group = [self.heading], ""
+        for part in kept:
+            if part.group and part.group != group:
+                lines.append(_group_line(part.group))
+            group = part.group
+            lines.append(part.text)
+        text = "\n".join(lines)
+        return Section(self.name, self.title, text, count_tokens(text), tuple(p.source for p in kept))
+
+
+def _group_line(group: str) -> str:
+    return f"### {group}"
+
+
 class _Assembly:
-    """Sections added in order within what is left of the budget (and of ``max_chars``)."""
+    """Sections added in order within what is left of the budget (and of ``max_chars``); what is
+    left at the end goes to the sections that cut parts (``finish``)."""
 
     def __init__(self, task: str, budget: int, max_chars: int | None = None) -> None:
         self.task = task
         self.budget = budget
         self.max_chars = max_chars
         self.heading = heading(task, budget)
-        self.sections: list[Section] = []
-        self.cut: list[dict[str, Any]] = []
+        self.candidates: list[_Candidates] = []
+        self.cut: list[dict[str, Any]] = []  # what was left out besides single parts (a catalog with no room)
         self.used = count_tokens(_join(self.heading, []))
         self.chars = len(_join(self.heading, []))
         self.carry = 0  # what earlier sections left unused of their shares
+
+    @property
+    def sections(self) -> list[Section]:
+        return [s for s in (c.section() for c in self.candidates) if s is not None]
 
     def chars_left(self) -> int:
         return (self.max_chars - self.chars) if self.max_chars is not None else MAX_CHARS
@@ -169,47 +240,66 @@ class _Assembly:
 
     def add(self, name: str, parts: Sequence[Part], *, title: str | None = None) -> None:
         """Add, in order, each part that still fits the section's allowance (a part that does not is
-        listed in ``cut``); what the section leaves unused passes on to the next one."""
+        passed over, and a smaller one after it may still fit); what the section leaves unused, all
+        of its allowance when it has no parts, passes on to the next one."""
         title = title or TITLES[name]
-        heading = f"## {title}"
         allowance = self.allowance(name)
-        cost = count_tokens(heading) + 2  # the heading line and the blank line before the section
-        chars, room = len(heading) + 2, self.chars_left()
-        kept: list[Part] = []
-        for part in parts:
-            extra = count_tokens(part.text) + 1
-            if cost + extra > allowance:
-                self.cut.append({"section": name, "what": _label(part),
-                                 "reason": f"needs {extra} tokens; {max(0, allowance - cost)} left for {title.lower()}"})
-                continue
-            if chars + len(part.text) + 1 > room:
-                self.cut.append({"section": name, "what": _label(part),
-                                 "reason": f"needs {len(part.text) + 1} characters; {max(0, room - chars)} left "
-                                           f"of max_chars {self.max_chars}"})
-                continue
-            kept.append(part)
-            cost += extra
-            chars += len(part.text) + 1
-        before = self.used
-        if kept:
-            text = heading + "\n" + "\n".join(p.text for p in kept)
-            self.sections.append(Section(name, title, text, count_tokens(text), tuple(p.source for p in kept)))
-            self.used = count_tokens(self._markdown())
-            self.chars = len(self._markdown())
+        candidates = _Candidates(name, title, list(parts))
+        self.candidates.append(candidates)
+        spent = self._offer(candidates, allowance, f"left for {title.lower()}")
         if SHARES[name] < 1:  # a section that may take everything left passes on what came to it
-            self.carry = max(0, allowance - (self.used - before))
+            self.carry = max(0, allowance - spent)
+
+    def _offer(self, candidates: _Candidates, tokens: int, where: str, *, one: bool = False) -> int:
+        """Keep each part not kept yet that fits in ``tokens`` (and what is left of ``max_chars``),
+        or only the first that fits (``one``); the tokens it cost."""
+        spent = 0
+        for i in range(len(candidates.parts)):
+            if i in candidates.kept:
+                continue
+            extra, chars = candidates.extra(i)
+            if spent + extra > tokens:
+                candidates.reasons[i] = f"needs {extra} tokens; {max(0, tokens - spent)} {where}"
+            elif chars > self.chars_left():
+                candidates.reasons[i] = (f"needs {chars} characters; {max(0, self.chars_left())} left "
+                                         f"of max_chars {self.max_chars}")
+            else:
+                candidates.kept.add(i)
+                candidates.reasons.pop(i, None)
+                spent, self.used, self.chars = spent + extra, self.used + extra, self.chars + chars
+                if one:
+                    break
+        return spent
+
+    def _share_out(self) -> None:
+        """What every section left of the budget, dealt out one part at a time to the sections that
+        cut something, in turn in their order: a section with nothing relevant gives its share to the
+        facts before it as well as to the notes after it, and a tight budget still shows a part of
+        each section that has one before any section gets its second helping."""
+        while True:
+            added = 0
+            for candidates in self.candidates:
+                if len(candidates.kept) < len(candidates.parts):
+                    added += self._offer(candidates, self.budget - self.used, "left of the whole budget", one=True)
+            if not added:
+                return
 
     def _markdown(self) -> str:
         return _join(self.heading, [s.text for s in self.sections])
 
     def finish(self) -> Context:
-        # the parts were counted one by one; if joining them cost more, drop from the end until it fits
-        while self.sections and (self.used > self.budget or self.chars_left() < 0):
-            gone = self.sections.pop()
+        self._share_out()
+        # the costs add up exactly, so this only guards that claim: drop from the end until it fits
+        markdown = self._markdown()
+        while self.sections and (count_tokens(markdown) > self.budget
+                                 or (self.max_chars is not None and len(markdown) > self.max_chars)):
+            gone = next(c for c in reversed(self.candidates) if c.kept)
+            self.candidates.remove(gone)
             self.cut.append({"section": gone.name, "what": gone.title, "reason": "the whole context was over budget"})
-            self.used = count_tokens(self._markdown())
-            self.chars = len(self._markdown())
-        return Context(self.task, self.budget, tuple(self.sections), tuple(self.cut), self.heading,
+            markdown = self._markdown()
+        cut = [{"section": c.name, "what": _label(c.parts[i]), "reason": c.reasons.get(i, "no room left")}
+               for c in self.candidates for i in range(len(c.parts)) if i not in c.kept]
+        return Context(self.task, self.budget, tuple(self.sections), tuple(cut + self.cut), self.heading,
                        max_chars=self.max_chars)
 
 
@@ -241,18 +331,17 @@ def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: s
 
 
 def _hot(kb: Kenning, ctx: _Assembly, scope: str) -> None:
+    """USER.md, then MEMORY.md, each in file order under its name (the snapshot's order)."""
+    from .tiers.hotfile import BY_KEY, FILES
+
     entries = kb.hot_in(scope).entries()
+    order = sorted(range(len(entries)), key=lambda n: (FILES.index(BY_KEY[entries[n].section].file), n))
     parts = []
-    for entry in entries:
-        parts.append(Part(f"- {entry.text}", {"id": entry.item_id, "file": _hot_file(entry.section),
-                                              "section": entry.section}))
+    for entry in (entries[n] for n in order):
+        file = BY_KEY[entry.section].file
+        parts.append(Part(f"- {entry.text}", {"id": entry.item_id, "file": file, "section": entry.section},
+                          group=file))
     ctx.add("hot", parts)
-
-
-def _hot_file(section: str) -> str:
-    from .tiers.hotfile import BY_KEY
-
-    return BY_KEY[section].file
 
 
 def _catalog(kb: Kenning, ctx: _Assembly, task: str) -> None:
@@ -279,8 +368,6 @@ def _always(kb: Kenning, ctx: _Assembly) -> None:
 
 
 def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
-    from .relevance import DEFAULT_MIN_RELEVANCE
-
     found = kb.skills.skills_search(task, MAX_SKILLS)["skills"]
     # a skill is loaded in full only when it is likely relevant: the best of nothing stays in the catalog
     matches = [s for s in found if not s["always"] and s["relevance"] >= DEFAULT_MIN_RELEVANCE]
@@ -296,25 +383,19 @@ def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
 
 def _facts(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str]) -> None:
     parts = []
-    for hit in kb.recall(task, k=10, scope=scope, kinds=["fact"]):
+    for hit in kb.recall(task, k=10, scope=scope, kinds=["fact"], min_relevance=DEFAULT_MIN_RELEVANCE):
         fact = hit.item
-        if not isinstance(fact, Fact) or fact.id in shown:
-            continue
-        when = fact.updated_at.date().isoformat() if fact.updated_at else ""
-        parts.append(Part(f"- {fact.content} ({when})", {"id": fact.id, "score": round(hit.score, 3)}))
+        if isinstance(fact, Fact) and fact.id not in shown:
+            parts.append(Part(item_line(fact) or "", {"id": fact.id, "score": round(hit.score, 3)}))
     ctx.add("facts", parts)
 
 
 def _lessons(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    hits = [h for h in kb.recall(task, k=5, scope=scope, kinds=["lesson"]) if isinstance(h.item, Lesson)]
-    hits.sort(key=lambda h: _OUTCOME_ORDER.get(h.item.outcome, 1))  # type: ignore[union-attr]
-    parts = []
-    for hit in hits:
-        lesson = hit.item
-        assert isinstance(lesson, Lesson)
-        parts.append(Part(f"- [{lesson.outcome}] {lesson.context}: {lesson.action} -> {lesson.insight}",
-                          {"id": lesson.id, "outcome": lesson.outcome}))
-    ctx.add("lessons", parts)
+    recalled = kb.recall(task, k=5, scope=scope, kinds=["lesson"], min_relevance=DEFAULT_MIN_RELEVANCE)
+    lessons = sorted((h.item for h in recalled if isinstance(h.item, Lesson)),
+                     key=lambda lesson: _OUTCOME_ORDER.get(lesson.outcome, 1))
+    ctx.add("lessons", [Part(item_line(lesson) or "", {"id": lesson.id, "outcome": lesson.outcome})
+                        for lesson in lessons])
 
 
 def mentioned_entities(kb: Kenning, text: str, scope: str) -> list[Entity]:
@@ -335,20 +416,56 @@ def mentioned_entities(kb: Kenning, text: str, scope: str) -> list[Entity]:
 
 
 def _entities(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    parts = []
-    for entity in mentioned_entities(kb, task, scope):
-        attrs = ", ".join(f"{k}: {v}" for k, v in entity.attributes.items())
-        extra = "; ".join(x for x in (attrs, entity.notes) if x)
-        kind = f" ({entity.entity_kind})" if entity.entity_kind else ""
-        parts.append(Part(f"- {entity.name}{kind}" + (f": {extra}" if extra else ""), {"id": entity.id}))
-    ctx.add("entities", parts)
+    ctx.add("entities", [Part(entity_line(e), {"id": e.id}) for e in mentioned_entities(kb, task, scope)])
 
 
 def _notes(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    parts = []
-    for hit in kb.notes_in(scope).search(task, days_back=NOTES_DAYS_BACK, k=5):
-        stamp = " ".join(x for x in (hit.date.isoformat() if hit.date else "",
-                                     hit.time.strftime("%H:%M") if hit.time else "") if x)
-        parts.append(Part(f"- [{stamp}] {' '.join(hit.text.split())}", {"id": hit.id, "score": round(hit.score, 3)}))
-    ctx.add("notes", parts)
+    hits = kb.notes_in(scope).search(task, days_back=NOTES_DAYS_BACK, k=5, min_relevance=DEFAULT_MIN_RELEVANCE)
+    ctx.add("notes", [Part(note_line(h.text, h.date, h.time, h.id), {"id": h.id, "score": round(h.score, 3)})
+                      for h in hits])
+
+
+# -- lines: each names its source, in the same form in both layouts ----------------------------------
+
+
+def item_line(item: Item, limit: int | None = None) -> str | None:
+    """A fact (with its id and the day it last changed) or a lesson (with its id) as one list line,
+    its text cut to ``limit`` characters when given; None for another kind."""
+    if isinstance(item, Fact):
+        when = f", {item.updated_at.date().isoformat()}" if item.updated_at else ""
+        return f"- {shorten(' '.join(item.content.split()), limit)} (fact {item.id}{when})"
+    if isinstance(item, Lesson):
+        text = f"[{item.outcome}] {item.context}: {item.action} -> {item.insight}"
+        return f"- {shorten(' '.join(text.split()), limit)} (lesson {item.id})"
+    return None
+
+
+def entity_line(entity: Entity, limit: int | None = None) -> str:
+    """An entity, its kind, attributes and notes, and its id, as one list line."""
+    attrs = ", ".join(f"{k}: {v}" for k, v in entity.attributes.items())
+    extra = "; ".join(x for x in (attrs, entity.notes) if x)
+    kind = f" ({entity.entity_kind})" if entity.entity_kind else ""
+    text = f"{entity.name}{kind}" + (f": {extra}" if extra else "")
+    return f"- {shorten(' '.join(text.split()), limit)} (entity {entity.id})"
+
+
+def note_line(text: str, day: dt.date | None, clock: dt.time | None, note_id: str, limit: int | None = None) -> str:
+    """A note paragraph as one list line: its stamp, its text, its id (which names its file)."""
+    return f"- {_stamp(day, clock)}{shorten(' '.join(text.split()), limit)} ({note_id})"
+
+
+def _stamp(day: dt.date | None, clock: dt.time | None) -> str:
+    parts = [x for x in (day.isoformat() if day else "", clock.strftime("%H:%M") if clock else "") if x]
+    return f"[{' '.join(parts)}] " if parts else ""
+
+
+def shorten(text: str, limit: int | None) -> str:
+    """``text`` cut to at most ``limit`` characters (None: whole), at a space when there is one in its
+    second half."""
+    if limit is None or len(text) <= limit:
+        return text
+    cut = text[: limit - len(ELLIPSIS)]
+    if " " in cut[len(cut) // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-") + ELLIPSIS
 

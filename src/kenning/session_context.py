@@ -32,10 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .context import Context, Section, heading, mentioned_entities
+from .context import Context, Section, entity_line, heading, item_line, mentioned_entities, note_line, shorten
 from .errors import NotFound
 from .fileio import read_or_none
-from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
 from .skills.availability import missing
 from .tiers.hotfile import BY_KEY, FILES
@@ -76,7 +75,6 @@ RECENT_ITEMS = 5
 ENTRY_CHARS = 500  # one fact or note; the whole text is a memory_recall / notes_search away
 DESCRIPTION_CHARS = 240  # an index line is for choosing; skill_view shows the rest
 TASK_CHARS = 120  # of the heading
-ELLIPSIS = "…"
 NOTICE_SHARE = 0.25
 SHORT_NOTICE = "Some entries were left out: hot_memory, memory_recall, notes_search and skills_search find them."
 SOURCE_LABELS = {"builtin": "built-in"}
@@ -149,12 +147,14 @@ def build_session_context(kb: Kenning, task: str, budget: int, *, scope: str = "
                           max_chars: int | None = None) -> Context:
     """The session layout (see the module docstring); ``task`` and ``budget`` are checked already."""
     limit = max_chars if max_chars is not None else SESSION_MAX_CHARS
-    head = heading(_shorten(task, TASK_CHARS), budget)
+    head = heading(shorten(task, TASK_CHARS), budget)
     hot = _hot(kb, scope)
     shown = {str(e.source["id"]) for e in hot if e.source.get("id")}
     notes = kb.notes_in(scope)
     latest = _recent_notes(notes, dt.date.today())
-    hits = notes.search(task, days_back=NOTES_DAYS_BACK, k=min(MAX_NOTES, RELEVANT_NOTES + len(latest)))
+    # no relevance floor, as for recall below (``_relevant``): the share of the best decides
+    hits = notes.search(task, days_back=NOTES_DAYS_BACK, k=min(MAX_NOTES, RELEVANT_NOTES + len(latest)),
+                        min_relevance=0)
     matching = _matching(hits, lambda n: n.score)
     older = [h for h in matching if h.id not in {n.id for n in latest}][:RELEVANT_NOTES]
     relevant = _relevant(kb, task, scope, shown, older)
@@ -315,15 +315,16 @@ def _relevant(kb: Kenning, task: str, scope: str, shown: set[str], notes: Sequen
     hits = [h for h in kb.recall(task, k=RELEVANT_ITEMS, scope=scope, kinds=["fact", "lesson"], min_relevance=0)
             if h.item.id not in shown]
     for hit in _matching(hits, lambda h: h.score):
-        line = _item_line(hit.item)
+        line = item_line(hit.item, ENTRY_CHARS)
         if line is not None:
             scored.append((hit.score, Line(line, {"id": hit.item.id, "kind": hit.item.kind,
                                                    "score": round(hit.score, 3)})))
     for note in notes:
-        scored.append((note.score, Line(_note_line(note.text, note.date, note.time, note.id),
+        scored.append((note.score, Line(note_line(note.text, note.date, note.time, note.id, ENTRY_CHARS),
                                          {"id": note.id, "kind": "note", "score": round(note.score, 3)})))
     scored.sort(key=lambda t: -t[0])
-    entries = [Line(_entity_line(e), {"id": e.id, "kind": "entity"}) for e in named] + [e for _, e in scored]
+    entries = [Line(entity_line(e, ENTRY_CHARS), {"id": e.id, "kind": "entity"}) for e in named]
+    entries += [e for _, e in scored]
     return [Line(e.text, e.source, order=n) for n, e in enumerate(entries)]
 
 
@@ -341,7 +342,8 @@ def _recent(kb: Kenning, scope: str, shown: set[str], latest: list[Note], matchi
     order = sorted(range(len(latest)), key=lambda i: (latest[i].id in matching, latest[i].date or dt.date.min,
                                                       latest[i].time or dt.time(), i), reverse=True)
     notes = [latest[i] for i in order if latest[i].id not in shown][:RECENT_NOTES]
-    entries = [Line(_note_line(n.text, n.date, n.time, n.id), {"id": n.id, "kind": "note"}) for n in notes]
+    entries = [Line(note_line(n.text, n.date, n.time, n.id, ENTRY_CHARS), {"id": n.id, "kind": "note"})
+               for n in notes]
     now = utcnow()
     # written by a session: consolidated from its transcript, or by an agent through the MCP tools
     # (a bulk import through the API or the command line is not what a session learned)
@@ -351,7 +353,7 @@ def _recent(kb: Kenning, scope: str, shown: set[str], latest: list[Note], matchi
         [scope, to_epoch(now), to_epoch(now - dt.timedelta(days=RECENT_ITEM_DAYS))],
         order="created_at DESC, rowid DESC", limit=RECENT_ITEMS + len(shown))
     for item in [i for i in map(item_from_row, rows) if i.id not in shown][:RECENT_ITEMS]:
-        line = _item_line(item)
+        line = item_line(item, ENTRY_CHARS)
         if line is not None:
             entries.append(Line(line, {"id": item.id, "kind": item.kind}))
     return [Line(e.text, e.source, order=n) for n, e in enumerate(entries)]
@@ -400,47 +402,7 @@ def _skill_line(skill: Skill, order: int, matched: bool, limit: int | None) -> L
     label = SOURCE_LABELS.get(skill.source, skill.source)
     description = " ".join(skill.description.split())
     if limit is not None:
-        description = _shorten(description, limit)
+        description = shorten(description, limit)
     return Line(f"- {skill.name} ({label}){mark}: {description}",
                  {"name": skill.name, "source": skill.source, "category": skill.category, "matched": matched},
                  order=order)
-
-
-# -- lines -----------------------------------------------------------------------------------------
-
-
-def _item_line(item: Item) -> str | None:
-    if isinstance(item, Fact):
-        when = f", {item.updated_at.date().isoformat()}" if item.updated_at else ""
-        return f"- {_shorten(' '.join(item.content.split()), ENTRY_CHARS)} (fact {item.id}{when})"
-    if isinstance(item, Lesson):
-        text = f"[{item.outcome}] {item.context}: {item.action} -> {item.insight}"
-        return f"- {_shorten(' '.join(text.split()), ENTRY_CHARS)} (lesson {item.id})"
-    return None
-
-
-def _entity_line(entity: Entity) -> str:
-    attrs = ", ".join(f"{k}: {v}" for k, v in entity.attributes.items())
-    extra = "; ".join(x for x in (attrs, entity.notes) if x)
-    kind = f" ({entity.entity_kind})" if entity.entity_kind else ""
-    text = f"{entity.name}{kind}" + (f": {extra}" if extra else "")
-    return f"- {_shorten(' '.join(text.split()), ENTRY_CHARS)} (entity {entity.id})"
-
-
-def _note_line(text: str, day: dt.date | None, clock: dt.time | None, note_id: str) -> str:
-    return f"- {_stamp(day, clock)}{_shorten(' '.join(text.split()), ENTRY_CHARS)} ({note_id})"
-
-
-def _stamp(day: dt.date | None, clock: dt.time | None) -> str:
-    parts = [x for x in (day.isoformat() if day else "", clock.strftime("%H:%M") if clock else "") if x]
-    return f"[{' '.join(parts)}] " if parts else ""
-
-
-def _shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, at a space when there is one in its second half."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - len(ELLIPSIS)]
-    if " " in cut[len(cut) // 2 :]:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:.-") + ELLIPSIS

@@ -9,6 +9,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from kenning.relevance import DEFAULT_MIN_RELEVANCE
 from kenning.tiers.notefile import check_day
 
 from . import output
@@ -57,25 +58,36 @@ def add(kb: Kenning, scope: str, text: str, day: str | None, as_json: bool) -> N
 @click.option("--archive", "include_archive", is_flag=True, help="Also search archived days.")
 @click.option("--no-history", is_flag=True, help="Leave out HISTORY.md.")
 @click.option("-k", "k", default=10, show_default=True, help="How many results.")
+@click.option("--min-relevance", type=click.FloatRange(0, 1),
+              help=f"Leave out notes less likely relevant than this, 0-1 (default {DEFAULT_MIN_RELEVANCE}; "
+                   "0 keeps all).")
 @json_option
 @scope_option
 @pass_kenning
 def search(
-    kb: Kenning, scope: str, query: str, days_back: int, include_archive: bool, no_history: bool, k: int, as_json: bool,
+    kb: Kenning, scope: str, query: str, days_back: int, include_archive: bool, no_history: bool, k: int,
+    min_relevance: float | None, as_json: bool,
 ) -> None:
-    """Find note paragraphs matching QUERY by words and meaning (English and Chinese).
+    """Find note paragraphs matching QUERY by words and meaning (English and Chinese, across them).
+
+    Each hit says how likely it is relevant (0-1, on recall's scale); when no note is relevant
+    enough the answer is empty and says how the best one scored.
 
     \b
     Example:
       kenning note search "what went wrong with the deploy" --days-back 90 --archive -k 5
+      kenning note search "部署为什么回滚" --min-relevance 0 --json
     """
     hits = kb.notes_in(scope).search(query, days_back=days_back, k=k, include_archive=include_archive,
-                           include_history=not no_history)
+                                     include_history=not no_history,
+                                     min_relevance=DEFAULT_MIN_RELEVANCE if min_relevance is None else min_relevance)
     if as_json:
         output.print_json([hit.to_dict() for hit in hits])
         return
     if not hits:
-        output.show(Text(f"No note of the last {days_back} days matches."))
+        reason = hits.empty_reason()
+        output.show(Text(f"No note of the last {days_back} days matches." if reason == "nothing matches"
+                         else f"No note of the last {days_back} days: {reason}."))
         return
     output.show(_hits_table(hits))
 
@@ -170,9 +182,9 @@ def _notes_table(notes: Sequence[Note], title: str) -> Table:
 
 
 def _hits_table(hits: Sequence[NoteHit]) -> Table:
-    rows = [(rank, f"{h.score:.3f}", h.date.isoformat() if h.date else "", h.id, output.truncate(h.text), h.why)
-            for rank, h in enumerate(hits, 1)]
-    return output.table(None, ("#", "score", "date", "id", "text", "why"), rows)
+    rows = [(rank, f"{h.relevance:.2f}", f"{h.score:.3f}", h.date.isoformat() if h.date else "", h.id,
+             output.truncate(h.text), h.why) for rank, h in enumerate(hits, 1)]
+    return output.table(None, ("#", "relevance", "score", "date", "id", "text", "why"), rows)
 
 
 def _moves_table(moves: Sequence[Move], title: str) -> Table:

@@ -40,7 +40,7 @@ from ..fileio import atomic_write, fsync_dir, locked, read_or_none
 from ..fusion import fuse, idf, rescale, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..relevance import language, relevance
+from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance
 from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
@@ -90,6 +90,25 @@ class NoteHit(Note):
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "score": round(self.score, 4), "relevance": round(self.relevance, 4),
                 "why": self.why}
+
+
+class NoteHits(list[NoteHit]):
+    """The hits of one notes search, best first, and the best relevance the floor left out (as
+    ``retrieval.Hits`` for recall: an empty answer can say whether anything came near)."""
+
+    def __init__(self, hits: Iterable[NoteHit], min_relevance: float = 0.0, best_dropped: float | None = None):
+        super().__init__(hits)
+        self.min_relevance = min_relevance
+        self.best_dropped = best_dropped
+
+    def empty_reason(self) -> str:
+        """Why the answer holds nothing: no note to search, or none relevant enough ("" when it holds some)."""
+        if self:
+            return ""
+        if self.best_dropped is None:
+            return "nothing matches"
+        return (f"nothing relevant: best note scored {self.best_dropped:.2f}, below the floor of "
+                f"{self.min_relevance:.2f} (lower min_relevance to see it)")
 
 
 @dataclass(frozen=True)
@@ -257,14 +276,15 @@ class Notes:
         include_history: bool = True,
         *,
         today: DayLike | None = None,
-        min_relevance: float = 0.0,
-    ) -> list[NoteHit]:
+        min_relevance: float = DEFAULT_MIN_RELEVANCE,
+    ) -> NoteHits:
         """The ``k`` paragraphs that best match ``query`` by words and meaning, best first.
 
         Only notes dated on or after ``today`` (default: the local day) minus ``days_back`` days
         (None: all of them); HISTORY.md paragraphs count by their stamp, archived days only with
         ``include_archive``. Scored like memory recall (``kenning.fusion``); notes less likely
-        relevant than ``min_relevance`` are left out.
+        relevant than ``min_relevance`` (default: recall's floor; 0 keeps the best ``k`` whatever
+        they are) are left out, so a query about nothing the notes hold gets nothing back.
         """
         query = check_query(query)
         min_relevance = check_min_relevance(min_relevance)
@@ -275,8 +295,12 @@ class Notes:
             since = end - dt.timedelta(days=_whole(days_back, "days_back", 0, 1_000_000))
         notes = list(self._searched(since, bool(include_archive), bool(include_history)))
         if not notes:
-            return []
-        return [h for h in self._ranked(query, notes)[:k] if h.relevance >= min_relevance]
+            return NoteHits([], min_relevance)
+        ranked = self._ranked(query, notes)
+        # the floor first, then k: a relevant note ranked below an irrelevant one still comes back
+        kept = [h for h in ranked if h.relevance >= min_relevance]
+        dropped = max((h.relevance for h in ranked if h.relevance < min_relevance), default=None)
+        return NoteHits(kept[:k], min_relevance, dropped)
 
     def repeated(self, *, min_days: int = 2, days_back: int = 30,
                  today: DayLike | None = None) -> list[tuple[str, int]]:
