@@ -2,8 +2,9 @@
 
 Each tool becomes a real skill folder (``SKILL.md`` with its name and description) in the user
 skills folder of a fresh kenning home, the way a person drops a folder in; every query is answered
-by ``kb.skills.skills_search(query, k)``, the library call the CLI and MCP server use. Two baselines
-in the same run, over the same skills:
+by ``kb.skills.skills_search(query, k, min_relevance=0)``, the library call the CLI and MCP server
+use (every match: this measures the ranking, ``skills_relevance.py`` the floor). Two baselines in
+the same run, over the same skills:
 
 * BM25: SQLite FTS5 over kenning's segmented "name: description" of each skill
   (``common.FtsBM25``, the lexical half of kenning alone);
@@ -127,7 +128,7 @@ def run_dataset(name: str, recipes: Any, args: argparse.Namespace, settings: lis
                 for key, value in setting.items():
                     setattr(ks, key, value)
                 t0 = time.perf_counter()
-                found = kb.skills.skills_search(text, kmax)
+                found = kb.skills.skills_search(text, kmax, min_relevance=0)
                 latency.append(time.perf_counter() - t0)
                 ranked[label] = [s["name"] for s in found["skills"] if not s["always"] or s["name"] in gold]
             groups = ["all", *([str(meta["cat"])] if meta.get("cat") else [])]

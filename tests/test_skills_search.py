@@ -47,7 +47,7 @@ def names(result: dict[str, object]) -> list[str]:
     ("数据库备份", "postgres-backup"),
 ])
 def test_a_task_finds_its_skill_across_paraphrase_and_language(library: Skills, task: str, expected: str) -> None:
-    result = library.skills_search(task, 3)
+    result = library.skills_search(task, 3, min_relevance=0)  # the ranking; the floor: test_skill_relevance
     assert result["success"] and names(result)[0] == expected, result
     scores = [row["score"] for row in result["skills"]]
     assert scores == sorted(scores, reverse=True)
@@ -90,7 +90,7 @@ def test_an_empty_library_answers_with_the_built_in_skills_only(skills: Skills) 
 
 
 def test_a_hand_edit_is_searched_at_once(kb: Kenning, library: Skills) -> None:
-    before = library.skills_search("bake sourdough bread", 1)["skills"][0]
+    before = library.skills_search("bake sourdough bread", 1, min_relevance=0)["skills"][0]
     assert "sourdough" not in before["description"]
     write_skill(kb.settings.skills_dir, "invoice-pdf", "Bake sourdough bread: feed the starter, knead, proof overnight.",
                 category="office")

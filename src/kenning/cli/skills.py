@@ -181,28 +181,38 @@ def view(skills: Skills, name: str, file_path: str | None, as_json: bool) -> Non
 @skill.command()
 @click.argument("task")
 @click.option("-k", "k", type=click.IntRange(1, 100), default=5, show_default=True, help="How many skills.")
+@click.option("--min-relevance", type=click.FloatRange(0, 1),
+              help="Leave out skills less likely to fit than this (0-1; 0 lists all k). "
+                   "Default: the skill relevance floor.")
 @json_option
 @pass_skills
-def search(skills: Skills, task: str, k: int, as_json: bool) -> None:
+def search(skills: Skills, task: str, k: int, min_relevance: float | None, as_json: bool) -> None:
     """Find the skills that fit a task, by words and meaning (English and Chinese alike).
 
-    Skills marked `always: true` are listed after the matches.
+    Each skill's relevance estimates how likely it fits, on one scale for every task; skills
+    below the floor are left out, so a task no skill fits lists none. Skills marked
+    `always: true` are listed after the matches.
 
     \b
     Example:
       kenning skill search "roll back a failed deployment"
       kenning skill search "备份数据库" -k 3
+      kenning skill search "bake sourdough bread" --min-relevance 0 --json
     """
-    result = skills.skills_search(task, k)
+    result = skills.skills_search(task, k, min_relevance=min_relevance)
     if as_json:
         output.print_json(result)
         return
     if not result["skills"]:
-        output.show("No skills yet: `kenning skill create` adds one.")
+        output.show(result["message"] if result.get("message", "").startswith("no skill fits")
+                    else "No skills yet: `kenning skill create` adds one.")
         return
-    rows = [(f"{r['score']:.2f}", r["name"] + ("" if r["available"] else " (unavailable)"),
+    rows = [(f"{r['relevance']:.2f}", f"{r['score']:.2f}", r["name"] + ("" if r["available"] else " (unavailable)"),
              output.truncate(r["description"], 50), r["why"]) for r in result["skills"]]
-    output.show(output.table(f"Skills for: {output.truncate(task, 60)}", ("score", "name", "description", "why"), rows))
+    output.show(output.table(f"Skills for: {output.truncate(task, 60)}",
+                             ("relevance", "score", "name", "description", "why"), rows))
+    if result.get("message"):
+        output.show(result["message"])
 
 
 @skill.command()

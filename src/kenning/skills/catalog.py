@@ -12,7 +12,9 @@ this order:
 4. then left out, with a line that says how many and where to find them.
 
 Priority: ``always`` skills (in use in every session: their descriptions are never shortened and
-they are the last to go), then the skills matching the task, then the most used, then by name.
+they are the last to go), then the skills matching the task (only those at or above the skill
+relevance floor, ``skills.relevance``: a task no skill fits marks none), then the most used, then
+by name.
 Token counts come from ``kenning.tokens``.
 """
 

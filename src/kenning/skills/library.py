@@ -33,6 +33,7 @@ from .manage import Manager
 from .model import SKILL_FILE, Diagnostic, Skill, SkillVersion
 from .repair import Repairs
 from .scanning.model import SCANNER_VERSION, ScanReport
+from .relevance import DEFAULT_SKILL_MIN_RELEVANCE
 from .search import SkillSearch
 from .sources import SOURCE_NAMES, Source, default_sources
 from .trust import trust_levels
@@ -40,8 +41,8 @@ from .usage import UsageEvent, UsageStats, check_outcome
 from ..passages import PassageVectors
 from .versions import Location
 
-# with a task, the catalog puts up to this many matching skills first, those scoring at least this
-# share of the best match
+# with a task, the catalog puts up to this many matching skills first: those at or above the skill
+# relevance floor scoring at least this share of the best match
 TASK_MATCHES = 5
 MATCH_SHARE_OF_BEST = 0.6
 STALE_DESCRIPTION_TOKENS = 16  # a stale skill's catalog line: enough to recognise it
@@ -231,19 +232,26 @@ class Skills:
             "file_path": rel,
         }
 
-    def skills_search(self, task: str, k: int = 5) -> dict[str, Any]:
-        """The skills that match ``task`` best, by words and meaning: ``{success, task, count, skills:
-        [{name, description, category, source, score, why, always, available, missing}], hint}``.
-        Skills marked ``always: true`` are included after the matches."""
-        matches = self.finder.search(self.model_index(), task, k)
-        return {
+    def skills_search(self, task: str, k: int = 5, min_relevance: float | None = None) -> dict[str, Any]:
+        """The skills that fit ``task`` best, by words and meaning: ``{success, task, count, skills:
+        [{name, description, category, source, score, relevance, why, always, available, missing}],
+        hint}``, and ``message`` saying why when no skill fits. Matches whose relevance is below
+        ``min_relevance`` (default ``DEFAULT_SKILL_MIN_RELEVANCE``; 0 keeps all ``k``) are left out, so
+        a task no skill fits gets none. Skills marked ``always: true`` are included after the matches."""
+        floor = DEFAULT_SKILL_MIN_RELEVANCE if min_relevance is None else min_relevance
+        matches = self.finder.search(self.model_index(), task, k, floor)
+        answer = {
             "success": True,
             "task": task.strip(),
             "count": len(matches),
+            "min_relevance": matches.min_relevance,
             "skills": [m.to_dict() for m in matches],
             "hint": "skill_view(name) shows a skill's instructions; skill_feedback(name, outcome) says "
                     "whether it helped.",
         }
+        if not matches.fitting:
+            answer["message"] = matches.empty_reason()
+        return answer
 
     def skills_catalog(self, budget_tokens: int = 2000, task: str | None = None,
                        category: str | None = None) -> dict[str, Any]:
@@ -271,7 +279,8 @@ class Skills:
         shown = _in_category(index.visible(), category)
         first: dict[int, int] = {}
         if task and shown:
-            matches = [m for m in self.finder.search(index, task, TASK_MATCHES) if not m.always]
+            # only the skills that fit: the best of nothing is no match
+            matches = self.finder.search(index, task, TASK_MATCHES, DEFAULT_SKILL_MIN_RELEVANCE).fitting
             ids = {id(s) for s in shown}
             best = matches[0].score if matches else 0.0
             first = {id(m.skill): i for i, m in enumerate(matches)

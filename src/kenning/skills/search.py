@@ -10,9 +10,10 @@ descriptions carry information in term frequency and length that recall's word s
 skills shares no words with them and is ranked by meaning alone. ``always: true`` skills are
 included in every answer, after the matches, marked so.
 
-Each match also carries ``relevance`` (``kenning.relevance``: the probability that it fits, from
-its own cosine and word share, the same scale as memory recall's), and ``min_relevance`` leaves
-out the matches below a floor, so that a task no skill fits gets no skill.
+Each match also carries ``relevance`` (``kenning.skills.relevance``: the probability that it
+fits, from its own cosine, word share and BM25, calibrated on task-vs-skill-description text), and
+``min_relevance`` leaves out the matches below a floor, so that a task no skill fits gets no skill;
+``SkillMatches`` remembers what the floor left out, to say why an answer is empty.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from ..blas import product
 from ..errors import InvalidInput
 from ..fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..relevance import language, relevance
+from ..relevance import language
 from ..retrieval import check_min_relevance, check_query
 from ..text import query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill
+from .relevance import skill_relevance
 from .text import passage
 
 # Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
@@ -64,6 +66,9 @@ class SkillMatch:
     share: float
     always: bool = False  # included because of ``always: true``, not because it matched
     relevance: float = 0.0
+    # the task's BM25 in this skill over the most its terms could score (each found, unboundedly
+    # often): absolute, unlike ``score``'s share of the best skill's BM25
+    bm25: float = 0.0
 
     def why(self) -> str:
         parts = [f"meaning: cosine {self.semantic:.2f}"]
@@ -79,6 +84,31 @@ class SkillMatch:
                 "source": self.skill.source, "score": round(self.score, 4), "relevance": round(self.relevance, 4),
                 "why": self.why(),
                 "always": self.skill.always, "available": not lacking, "missing": lacking}
+
+
+class SkillMatches(list[SkillMatch]):
+    """The matches of one search, best first, then the ``always`` skills; and what the floor left out."""
+
+    def __init__(self, matches: list[SkillMatch], min_relevance: float = 0.0,
+                 dropped: list[SkillMatch] | None = None) -> None:
+        super().__init__(matches)
+        self.min_relevance = min_relevance
+        self.dropped = dropped or []
+
+    @property
+    def fitting(self) -> list[SkillMatch]:
+        """The matches that fit the task (the ``always`` skills left out)."""
+        return [m for m in self if not m.always]
+
+    def empty_reason(self) -> str:
+        """Why no skill fits: no skill to match at all, or none relevant enough ("" when one fits)."""
+        if self.fitting:
+            return ""
+        if not self.dropped:
+            return "no skill matches: the library has no skills to search"
+        top = max(self.dropped, key=lambda m: m.relevance)
+        return (f"no skill fits this task: the best match, {top.skill.name!r}, has relevance {top.relevance:.3f}, "
+                f"below the floor of {self.min_relevance:g} (min_relevance 0 lists every match)")
 
 
 @dataclass(frozen=True)
@@ -129,16 +159,16 @@ class SkillSearch:
         self._prepared = _Prepared(index, skills, vectors, postings, norms)
         return self._prepared
 
-    def search(self, index: SkillIndex, task: str, k: int = 5, min_relevance: float = 0.0) -> list[SkillMatch]:
+    def search(self, index: SkillIndex, task: str, k: int = 5, min_relevance: float = 0.0) -> SkillMatches:
         """The ``k`` skills that best match ``task``, best first, without those below
-        ``min_relevance``, then any ``always`` skill not among them."""
+        ``min_relevance``, then any ``always`` skill not among them (whatever its relevance)."""
         task = check_query(task)
         min_relevance = check_min_relevance(min_relevance)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
         ready = self.prepare(index)
         if not ready.skills:
-            return []
+            return SkillMatches([], min_relevance)
         cos = product(ready.vectors, self.embedder.embed_query(task))
         pool = np.sort(cos)[-min(POOL, len(cos)):]
         lo, hi = float(pool[0]), float(pool[-1])
@@ -161,17 +191,21 @@ class SkillSearch:
             share = sum(weights[t] for t in terms) / mass if mass else 0.0
             lexical = bm25.get(i, 0.0) / best if best else 0.0
             score = fuse(rescale(float(cos[i]), lo, hi), lexical, LEXICAL_WEIGHT)
-            scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share))
+            scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share,
+                                     bm25=bm25.get(i, 0.0) / ((K1 + 1) * mass) if mass else 0.0))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
-        top = [m for m in (_rated(m, task_language) for m in scored[:k]) if m.relevance >= min_relevance]
+        rated = [_rated(m, task_language) for m in scored[:k]]
+        top = [m for m in rated if m.relevance >= min_relevance]
         shown = {id(m.skill) for m in top}
         extra = [replace(_rated(m, task_language), always=True)
                  for m in scored if m.skill.always and id(m.skill) not in shown]
-        return top + extra
+        dropped = [m for m in rated if m.relevance < min_relevance and not m.skill.always]
+        return SkillMatches(top + extra, min_relevance, dropped)
 
 
 def _rated(match: SkillMatch, task_language: str) -> SkillMatch:
-    """The match with its relevance (the skill's passage language judged from its description)."""
+    """The match with its relevance (the skill's language judged from its name and description)."""
     text = f"{match.skill.name}: {match.skill.description}"
-    return replace(match, relevance=relevance(match.semantic, match.share, task_language, language(text)))
+    return replace(match, relevance=skill_relevance(match.semantic, match.share, match.bm25, task_language,
+                                                    language(text)))
 
