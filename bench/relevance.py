@@ -2,12 +2,14 @@
 """Does a hit's ``relevance`` tell a real hit from the best of nothing? Own store against a foreign one.
 
     python bench/relevance.py                      # the tables, on the test split
-    python bench/relevance.py --fit                # measure the null, fit the calibration on dev, print constants
+    python bench/relevance.py --fit                # fit the calibration and floor on dev, print constants
+    python bench/relevance.py --fit --null         # ... on the null measured in this run
     python bench/relevance.py --records R.json     # reuse the hits collected by an earlier run
 
 Every query of a data set is asked (``recall`` with ``min_relevance=0``, k 10) of its own store and
-of a *foreign* store, where nothing is relevant: the next LoCoMo conversation, the next sampled
-MemDaily user, the other tool set (MetaTool <-> Seal-Tools). Printed per data set and split:
+of a *foreign* store, where nothing is relevant (``foreign_store``: the LoCoMo conversation or
+sampled MemDaily user half the list away; a LoCoMo conversation for the tool sets). Printed per data
+set and split:
 
 * AUROC of the best hit's relevance (the highest among the ten), own store against foreign store;
 * the share of foreign queries answered with nothing at the default floor
@@ -15,11 +17,13 @@ MemDaily user, the other tool set (MetaTool <-> Seal-Tools). Printed per data se
 * R@10 on the own stores with every hit (floor 0) and at the default floor, and the points lost.
 
 Splits: LoCoMo conversations and MemDaily users alternate between dev and test (by their position
-in the data set); the tool sets split their queries by a hash of the query id. ``--fit`` measures
-the null of ``kenning.relevance`` (cosines of each query with every passage of the foreign stores,
-and XQuAD questions with the paragraphs that do not answer them) and fits the logistic
-calibration and the default floor on the dev split only; the tables then show dev and test side
-by side. Stores are kept under ``--cache`` (as ``bench/sweep.py`` keeps them) and reused.
+in the data set); the tool sets split their queries by a hash of the query id. ``--fit`` shows
+the null measured on the way (cosines of each query with every passage of the foreign stores, and
+XQuAD questions with the paragraphs that do not answer them; ``--null`` takes it in place of the
+shipped one) and fits the logistic
+calibration and the default floor on the dev split of the memory sets (LoCoMo, MemDaily) only;
+the tool sets are shown beside them (skills have their own calibration). The tables then show dev
+and test side by side. Stores are kept under ``--cache`` (as ``bench/sweep.py`` keeps them) and reused.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from kenning.embed import default_embedder  # noqa: E402
 console = Console(width=160)
 K = 10
 SETS = ("locomo", "memdaily", "metatool", "seal_tools")
+MEMORY_SETS = ("locomo", "memdaily")
 # MetaTool holds 20k queries over 199 tools; a seeded sample per tool keeps the run short
 METATOOL_PER_TOOL = 5
 # a source with fewer cosines than this (MemDaily's few questions detected as English) is shown, not used
@@ -117,13 +122,12 @@ def collect(recipes: Any, args: argparse.Namespace, null: Null, sets: list[str])
     base = default_embedder(threads=args.threads)
     records: list[dict[str, Any]] = []
     loaded = {name: load_tasks(name, recipes, args) for name in SETS}
-    foreign_of = {"metatool": ("seal_tools", 0), "seal_tools": ("metatool", 0)}
     for name in sets:
         tasks = loaded[name]
         texts = [q[1] for t in tasks for q in limited(t, args)]
         emb = BatchedQueries(base, texts)
         for i, task in enumerate(tasks):
-            fname, fi = foreign_of.get(name, (name, (i + 1) % len(tasks)))
+            fname, fi = foreign_store(name, i, loaded)
             kb, ing = open_task(args.cache, name, task)
             fkb, _ = open_task(args.cache, fname, loaded[fname][fi])
             fmatrix = StoredDense(fkb).matrix
@@ -144,6 +148,21 @@ def collect(recipes: Any, args: argparse.Namespace, null: Null, sets: list[str])
     if "locomo" in sets:  # by then every store the cross-language null reads exists
         _cross_language_null(recipes, args, base, loaded, null)
     return records
+
+
+def foreign_store(name: str, position: int, loaded: dict[str, list[dict[str, Any]]]) -> tuple[str, int]:
+    """The store a query of task ``position`` is asked where nothing is relevant to it.
+
+    Half the list away, not the next one: sampled MemDaily users come in runs made from one template
+    (users 57 and 58 of a category hold the same people and heights), so a neighbour's store answers
+    the question. Half the list away falls in another category or conversation (no message shared,
+    measured on the 100 sampled users). The tool sets are asked of a LoCoMo conversation: MetaTool's
+    and Seal-Tools' tools overlap (both have weather and translation tools), so neither is foreign to
+    the other's queries."""
+    if name in ("metatool", "seal_tools"):
+        return "locomo", position % len(loaded["locomo"])
+    tasks = loaded[name]
+    return name, (position + len(tasks) // 2) % len(tasks)
 
 
 def _passage_language(dataset: str) -> str:
@@ -195,7 +214,7 @@ def xquad_null(recipes: Any, args: argparse.Namespace, base: Any, null: Null) ->
 
 
 def features(h: dict[str, Any]) -> np.ndarray:
-    z = -3.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
+    z = 0.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
     return np.array([1.0, z, h["share"], max(z, 0.0) * h["share"]])
 
 
@@ -213,15 +232,22 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) 
     return beta
 
 
+def fitted(record: dict[str, Any]) -> bool:
+    """Whether a record belongs to the data the calibration and floor are fitted on: the dev split
+    of the memory sets. The tool sets are shown, not fitted: tool descriptions are skills' kind of
+    text, which ``kenning.skills.relevance`` calibrates on its own."""
+    return record["split"] == "dev" and record["set"] in MEMORY_SETS
+
+
 def training_data(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Dev hits: own-store hits labelled by gold, foreign hits negative; each data set weighs the same."""
     rows, labels, weights = [], [], []
     per_set: dict[str, int] = defaultdict(int)
     for r in records:
-        if r["split"] == "dev":
+        if fitted(r):
             per_set[r["set"]] += len(r["own"]) + len(r["foreign"])
     for r in records:
-        if r["split"] != "dev":
+        if not fitted(r):
             continue
         for h in r["own"] + r["foreign"]:
             rows.append(features(h))
@@ -270,8 +296,8 @@ def summary(records: list[dict[str, Any]], floor: float) -> dict[str, float]:
 
 
 def choose_floor(records: list[dict[str, Any]], max_loss: float) -> float:
-    """The highest floor at which dev R@10, averaged over the data sets, loses at most ``max_loss`` points."""
-    dev = [r for r in records if r["split"] == "dev"]
+    """The highest floor at which dev R@10, averaged over the memory sets, loses at most ``max_loss`` points."""
+    dev = [r for r in records if fitted(r)]
     sets = sorted({r["set"] for r in dev})
     ok = 0.0
     for floor in np.arange(0.005, 0.95, 0.005):
@@ -300,7 +326,9 @@ def show(records: list[dict[str, Any]], floor: float, title: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--fit", action="store_true", help="measure the null and fit the calibration on dev")
+    parser.add_argument("--fit", action="store_true", help="fit the calibration and floor on dev (the null shown)")
+    parser.add_argument("--null", action="store_true", help="--fit: also take the null measured here in place of "
+                        "the shipped one (see kenning/relevance.py for why it is kept)")
     parser.add_argument("--records", type=Path, help="hits of earlier runs: sets found there are not asked again; "
                         "the others are collected and added")
     parser.add_argument("--merge", type=Path, nargs="*", default=[], help="more record files to read")
@@ -350,7 +378,8 @@ def fit(records: list[dict[str, Any]], null_rows: list[list[Any]], args: argpars
         table.add_row(source, q, d, f"{mean:.4f}", f"{sd:.4f}", f"{n:,}")
         null.sums[(source, q, d)] = [mean * n, (sd * sd + mean * mean) * n, n]
     console.print(table)
-    rel.NULL.update(null.table())
+    if args.null:
+        rel.NULL.update(null.table())
     x, y, w = training_data(records)
     beta = fit_logistic(x, y, w)
     rel.B0, rel.B_Z, rel.B_SHARE, rel.B_AGREE = (round(float(b), 3) for b in beta)

@@ -140,8 +140,10 @@ def test_no_skill_for_a_task_no_skill_fits(kb: Kenning) -> None:
 
     for name, description in SKILLS.items():
         write_skill(kb.settings.skills_dir, name, description)
+    from kenning.skills.relevance import DEFAULT_SKILL_MIN_RELEVANCE
+
     finder, index = kb.skills.finder, kb.skills.model_index()
-    floor = rel.DEFAULT_MIN_RELEVANCE
+    floor = DEFAULT_SKILL_MIN_RELEVANCE
     assert finder.search(index, "bake sourdough bread at home", 3, min_relevance=floor) == []
     fits = finder.search(index, "save a copy of the postgres db before the migration", 3, min_relevance=floor)
     assert [m.skill.name for m in fits][:1] == ["postgres-backup"]

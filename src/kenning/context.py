@@ -368,9 +368,10 @@ def _always(kb: Kenning, ctx: _Assembly) -> None:
 
 
 def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
+    # skills_search leaves out skills below the skill floor (kenning.skills.relevance): a skill is
+    # loaded in full only when it likely fits; the best of nothing stays in the catalog
     found = kb.skills.skills_search(task, MAX_SKILLS)["skills"]
-    # a skill is loaded in full only when it is likely relevant: the best of nothing stays in the catalog
-    matches = [s for s in found if not s["always"] and s["relevance"] >= DEFAULT_MIN_RELEVANCE]
+    matches = [s for s in found if not s["always"]]
     parts = []
     for match in matches:
         if match["score"] < SKILL_SHARE_OF_BEST * matches[0]["score"]:

@@ -38,7 +38,8 @@ from .fusion import fuse, idf, rescale, word_share
 from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
-from .relevance import cosine_z, language, relevance
+from .mixed import QueryNull
+from .relevance import language, relevance
 from .store import Store
 from .store.vectors import Scored, VectorCache
 from .text import check_unicode, query_words
@@ -68,8 +69,8 @@ PRIOR_WEIGHT = 0.1
 # credit, 62.7 at 0.3 and 63.5 at 0.5 (from 2.5 to 5 deviations of an earlier, narrower null). A
 # larger credit (1.0 from 1.5 to 4 deviations) put unrelated Chinese facts above an English
 # paraphrase that shares no words with its query (tests/test_recall.py).
-CROSS_LANGUAGE_SHARE = 0.5
-CROSS_LANGUAGE_Z_FROM = 2.5
+CROSS_LANGUAGE_SHARE = 1.0
+CROSS_LANGUAGE_Z_FROM = 2.0
 CROSS_LANGUAGE_Z_FULL = 5.0
 # Measured with bench/sweep.py: word evidence as BM25 relative to the best lexical candidate (the
 # form that won for skills) lost for memories: LoCoMo R@10 68.3 (share) / 67.6 (half each) / 67.0,
@@ -230,12 +231,16 @@ def recall(
     pool = max(50, 4 * k)
     while True:
         seen = vectors.scored(qvec, scope, filters.kinds, pool)
-        dense = seen.best(pool)
-        lexical = word_candidates(store, vectors, qvec, seen, dense, searched, weights, scope, filters.kinds, pool,
-                                  LEXICAL_WEIGHT) if searched else []
+        null = QueryNull.of(seen, qlang)
+        # candidates chosen on one scale for both languages; raw cosines kept for the evidence
+        aligned = null.aligned(seen)
+        chosen = aligned.best(pool)
+        dense = _raw(seen, chosen) if aligned is not seen else chosen
+        lexical = word_candidates(store, vectors, qvec, aligned, chosen, searched, weights, scope, filters.kinds,
+                                  pool, LEXICAL_WEIGHT) if searched else []
         evidence = _Evidence.collect(words, weights, dense, lexical)
         evidence.add_cosines(seen, vectors, qvec)
-        ranked = _score_and_filter(store, evidence, where, params, now, qlang)
+        ranked = _score_and_filter(store, evidence, where, params, now, null)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(ranked) >= k or exhausted:
             break
@@ -286,8 +291,14 @@ class _Evidence:
 _SCORE_COLUMNS = "content, importance, confidence, last_accessed, updated_at"
 
 
+def _raw(seen: Scored, chosen: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The chosen (rowid, aligned cosine) pairs with their raw cosines, in the same order."""
+    _, cos = seen.lookup(np.array([r for r, _ in chosen], dtype=np.int64))
+    return [(rowid, float(c)) for (rowid, _), c in zip(chosen, cos)]
+
+
 def _score_and_filter(
-    store: Store, ev: _Evidence, where: str, params: list[Any], now: float, query_language: str
+    store: Store, ev: _Evidence, where: str, params: list[Any], now: float, null: QueryNull
 ) -> list[tuple[int, float]]:
     """(rowid, score) of the candidates that pass the filters, best first."""
     ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
@@ -295,7 +306,7 @@ def _score_and_filter(
         return []
     rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params],
                         columns=_SCORE_COLUMNS)
-    meaning = _meanings(ev, rows, query_language)
+    meaning = _meanings(ev, rows, null)
     scored = []
     for row in rows:
         rowid = int(row["rowid"])
@@ -324,23 +335,24 @@ def cross_language_share(z: float | None) -> float:
     return CROSS_LANGUAGE_SHARE * min(1.0, max(0.0, (z - low) / (high - low)))
 
 
-def _meanings(ev: _Evidence, rows: list[Any], query_language: str) -> dict[int, tuple[float, float | None, bool]]:
+def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tuple[float, float | None, bool]]:
     """Each candidate's meaning in [0, 1], its standardised cosine, and whether it is in the
     query's language.
 
-    The cosine is first standardised by the null of its language pair (``relevance.cosine_z``):
-    the embedder scores unrelated text of the query's own language higher, so raw cosines would
-    rank a Chinese memory that shares nothing above an English one that answers a Chinese question.
-    Within one language pair this is an affine map, and the rescaled meaning is exactly as before.
+    The cosine is first standardised by what unrelated memories of its language score in this store
+    for this query (``kenning.mixed``): the embedder scores unrelated text of the query's own language
+    higher, so raw cosines would rank a Chinese memory that shares nothing above an English one that
+    answers a Chinese question. Within one language this is an affine map, and the rescaled meaning
+    is exactly as before.
     """
     z: dict[int, float | None] = {}
     same: dict[int, bool] = {}
     for row in rows:
         rowid = int(row["rowid"])
         passage_language = language(row["content"])
-        same[rowid] = passage_language == query_language
+        same[rowid] = passage_language == null.query_language
         cos = ev.cosine.get(rowid)
-        z[rowid] = None if cos is None else cosine_z(cos, query_language, passage_language)
+        z[rowid] = None if cos is None else null.z(cos, passage_language)
     dense = [v for r, v in z.items() if r in ev.dense_rank and v is not None]
     lo, hi = (min(dense), max(dense)) if dense else (0.0, 1.0)
     return {r: (rescale(v, lo, hi), v, same[r]) for r, v in z.items()}

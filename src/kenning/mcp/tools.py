@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
 from ..relevance import DEFAULT_MIN_RELEVANCE
+from ..skills.relevance import DEFAULT_SKILL_MIN_RELEVANCE
 from ..skills.model import MAX_FILE_BYTES, SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments
 
@@ -162,9 +163,12 @@ def skill_view(c: Caller, a: Args) -> dict[str, Any]:
       scratch; then skill_view the best match.""",
       Param("task", "text", "The task in a sentence.", required=True, aliases=("query", "q", "text", "question")),
       Param("k", "int", "How many skills.", default=5, low=1, high=100, aliases=("limit", "top_k", "n")),
+      Param("min_relevance", "number", "Leave out skills less likely to fit than this (0-1; 0 keeps all k). "
+            "A task no skill fits gets none.", default=DEFAULT_SKILL_MIN_RELEVANCE, low=0, high=1,
+            aliases=("threshold", "min_score")),
       read_only=True)
 def skills_search(c: Caller, a: Args) -> dict[str, Any]:
-    return c.kb.skills.skills_search(a["task"], a["k"])
+    return c.kb.skills.skills_search(a["task"], a["k"], min_relevance=a["min_relevance"])
 
 
 @tool("skill_feedback", "Report how a skill worked", """Report how a skill worked out: helped, failed
@@ -484,11 +488,17 @@ def notes_write(c: Caller, a: Args) -> dict[str, Any]:
       Param("days_back", "int", "Only notes of the last this many days.", default=30, low=0,
             aliases=("days",)),
       K, Param("include_archive", "bool", "Also search archived days.", default=False, aliases=("archive",)),
+      Param("min_relevance", "number", "Leave out notes less likely relevant than this (0-1; 0 keeps all k). "
+            "Each hit's relevance is on the same scale as memory_recall's.", default=DEFAULT_MIN_RELEVANCE,
+            low=0, high=1, aliases=("threshold", "min_score")),
       SCOPE, read_only=True)
 def notes_search(c: Caller, a: Args) -> dict[str, Any]:
     hits = c.kb.notes_in(a["scope"]).search(a["query"], days_back=a["days_back"], k=a["k"],
-                                            include_archive=a["include_archive"])
-    return {"success": True, "query": a["query"], "count": len(hits), "hits": [h.to_dict() for h in hits]}
+                                            include_archive=a["include_archive"], min_relevance=a["min_relevance"])
+    answer = {"success": True, "query": a["query"], "count": len(hits), "hits": [h.to_dict() for h in hits]}
+    if not hits:
+        answer["message"] = hits.empty_reason()
+    return answer
 
 
 @tool("hot_memory", "Hot memory", """Show or change the hot memory (MEMORY.md and USER.md), loaded into

@@ -256,6 +256,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX fact_conflicts_open ON fact_conflicts (scope, settled, found_at);
         """,
     ),
+    (
+        9,
+        "the language of each vector's text",
+        """
+        -- 'zh' or 'en' (kenning.relevance.language of the embedded text): recall standardises each
+        -- candidate's cosine by the cosines of its own language in the store (kenning.mixed), so
+        -- the vector cache needs every row's language without reading its text
+        ALTER TABLE vectors ADD COLUMN lang TEXT NOT NULL DEFAULT 'en' CHECK (lang IN ('en', 'zh'));
+        UPDATE vectors SET lang = 'zh'
+            WHERE kenning_language((SELECT content FROM items WHERE items.rowid = vectors.item_rowid)) = 'zh';
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -278,6 +290,8 @@ def migrate(conn: sqlite3.Connection, path: str) -> int:
             f"database {path} has schema version {max(newer)}, but this kenning knows up to {LATEST}; "
             "upgrade kenning (pip install -U kenning) or point KENNING_HOME at another directory"
         )
+    # migration 9 judges the language of stored texts the way kenning does on every write
+    conn.create_function("kenning_language", 1, _language, deterministic=True)
     for version, name, sql in MIGRATIONS:
         if version in applied:
             continue
@@ -313,6 +327,12 @@ def check_tables(conn: sqlite3.Connection, path: str) -> None:
         raise StoreError(f"database {path} is damaged: its table{'s' if len(missing) > 1 else ''} "
                          f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing. Restore it from a "
                          "backup, or move it away to start a new store (`kenning path` shows where it is)")
+
+
+def _language(text: object) -> str:
+    from ..relevance import language
+
+    return language(text) if isinstance(text, str) else "en"
 
 
 def _statements(sql: str) -> list[str]:

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import fileio
 
-MAGIC = "kenning vector snapshot 1"
+MAGIC = "kenning vector snapshot 2"  # 2: with the language of each row
 MAX_HEADER_BYTES = 16 << 20  # the JSON header: identity, sizes, scope and kind names
 
 
@@ -37,6 +37,7 @@ class Snapshot:
     matrix: np.ndarray
     scopes: np.ndarray
     kinds: np.ndarray
+    langs: np.ndarray
     scope_names: list[str]
     kind_names: list[str]
     centre: np.ndarray | None
@@ -45,7 +46,7 @@ class Snapshot:
 
 def save(path: Path, snap: Snapshot, store_id: str, rewrites: str) -> None:
     """Write the snapshot atomically (a temporary file in the same folder, then a rename)."""
-    arrays = [snap.rowids, snap.matrix, snap.scopes, snap.kinds, snap.bits]
+    arrays = [snap.rowids, snap.matrix, snap.scopes, snap.kinds, snap.langs, snap.bits]
     if snap.centre is not None:
         arrays.append(snap.centre)
     arrays = [np.ascontiguousarray(a) for a in arrays]
@@ -94,18 +95,20 @@ def load(path: Path, store_id: str, rewrites: str, dim: int) -> Snapshot | None:
             matrix = _read(fh, np.dtype(np.float32), (rows, dim))
             scopes = _read(fh, np.dtype(np.int32), (rows,))
             kinds = _read(fh, np.dtype(np.int8), (rows,))
+            langs = _read(fh, np.dtype(np.int8), (rows,))
             bits = _read(fh, np.dtype(np.uint64), (words, rows if has_centre else 0))
             centre = _read(fh, np.dtype(np.float32), (dim,)) if has_centre else None
             scope_names, kind_names = [str(n) for n in header["scopes"]], [str(n) for n in header["kinds"]]
     except (OSError, ValueError, EOFError, KeyError, TypeError):
         return None
-    arrays = [rowids, matrix, scopes, kinds, bits] + ([centre] if centre is not None else [])
+    arrays = [rowids, matrix, scopes, kinds, langs, bits] + ([centre] if centre is not None else [])
     if _checksum(arrays) != header.get("crc32") or not bool(np.all(np.diff(rowids) > 0)):
         return None
     if (len(scope_names) <= int(scopes.max(initial=-1)) or len(kind_names) <= int(kinds.max(initial=-1))
-            or int(min(scopes.min(initial=0), kinds.min(initial=0))) < 0):
+            or int(min(scopes.min(initial=0), kinds.min(initial=0), langs.min(initial=0))) < 0
+            or int(langs.max(initial=0)) > 1):
         return None
-    return Snapshot(rowids, matrix, scopes, kinds, scope_names, kind_names, centre, bits)
+    return Snapshot(rowids, matrix, scopes, kinds, langs, scope_names, kind_names, centre, bits)
 
 
 def _checksum(arrays: list[np.ndarray]) -> int:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import EmbedderMismatch, StoreError
+from ..relevance import language
 from ..text import content_key, fts_match_expression, normalize, segment
 from . import access
 from .access import PendingAccesses
@@ -170,7 +171,8 @@ class SQLiteStore:
             )
             rowid = int(cur.lastrowid or 0)
             conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, self._body(text)))
-            conn.execute("INSERT INTO vectors (item_rowid, vec) VALUES (?, ?)", (rowid, _blob(vec, self.dim)))
+            conn.execute("INSERT INTO vectors (item_rowid, vec, lang) VALUES (?, ?, ?)",
+                         (rowid, _blob(vec, self.dim), language(str(row.get("content") or text))))
             self._index_changed()
         return rowid
 
@@ -187,7 +189,8 @@ class SQLiteStore:
         with self.transaction() as conn:
             conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
             conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, self._body(text)))
-            conn.execute("UPDATE vectors SET vec = ? WHERE item_rowid = ?", (_blob(vec, self.dim), rowid))
+            conn.execute("UPDATE vectors SET vec = ?, lang = (SELECT kenning_language(content) FROM items WHERE "
+                         "rowid = ?) WHERE item_rowid = ?", (_blob(vec, self.dim), rowid, rowid))
             self._index_changed()
 
     def delete_item(self, rowid: int) -> None:

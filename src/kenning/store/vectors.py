@@ -28,11 +28,13 @@ from ..errors import StoreError
 from . import snapshot
 
 EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is scored exactly
+NULL_SAMPLE = 1_000  # rows scored beside the prefilter to measure what unrelated rows score (kenning.mixed)
 RESCORE = 2_000  # candidates from the bit prefilter that get their exact cosine (at least 20 x limit)
 CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fixed
 GROWTH = 1.25  # the buffers grow by this factor when full (at most a quarter of them unused)
 MIN_CAPACITY = 1024  # rows the buffers hold at first
 SNAPSHOT_FROM = 20_000  # rows; a smaller cache is read from the database in a fraction of a second
+LANGUAGES = ("en", "zh")  # the codes of ``vectors.lang`` (kenning.relevance.language), by position
 SNAPSHOT_STALE = 5_000  # rows read from the database in one refresh that make a new snapshot worth writing
 
 
@@ -52,6 +54,7 @@ class VectorCache:
         self._matrix = np.empty((0, self.dim), dtype=np.float32)
         self._scopes = np.empty(0, dtype=np.int32)
         self._kinds = np.empty(0, dtype=np.int8)
+        self._langs = np.empty(0, dtype=np.int8)  # LANGUAGES code of each row's text
         self.centre: np.ndarray | None = None
         # sign bits stored word by word: bits[w] holds word w of every row, so the distance is a
         # few passes over contiguous memory (summing across a row's 6 words was 4x slower)
@@ -72,6 +75,10 @@ class VectorCache:
     @property
     def scopes(self) -> np.ndarray:
         return self._scopes[: self._size]
+
+    @property
+    def langs(self) -> np.ndarray:
+        return self._langs[: self._size]
 
     @property
     def kinds(self) -> np.ndarray:
@@ -109,11 +116,11 @@ class VectorCache:
             table[key] = len(table)
         return table[key]
 
-    def _append(self, rows: list[tuple[int, bytes, str, str]]) -> None:
+    def _append(self, rows: list[tuple[int, bytes, str, str, str]]) -> None:
         if not rows:
             return
         width = self.dim * 4
-        for rowid, blob, _, _ in rows:
+        for rowid, blob, *_ in rows:
             if len(blob) != width:
                 raise StoreError(f"the vector of item rowid {rowid} is damaged ({len(blob)} bytes, {width} expected); "
                                  "run `kenning reindex` to embed every item again")
@@ -124,19 +131,21 @@ class VectorCache:
             self._matrix = _grown(self._matrix, capacity, start)
             self._scopes = _grown(self._scopes, capacity, start)
             self._kinds = _grown(self._kinds, capacity, start)
+            self._langs = _grown(self._langs, capacity, start)
         self._rowids[start:end] = [r[0] for r in rows]
         self._matrix[start:end] = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
             len(rows), self.dim)
         self._scopes[start:end] = [self._code(self._scope_codes, r[2]) for r in rows]
         self._kinds[start:end] = [self._code(self._kind_codes, r[3]) for r in rows]
+        self._langs[start:end] = [LANGUAGES.index(r[4]) if r[4] in LANGUAGES else 0 for r in rows]
         self._size = end
         self._scope_rows.clear()
         self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
         self._update_bits()
 
-    def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str]]:
+    def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str, str]]:
         return conn.execute(
-            "SELECT v.item_rowid, v.vec, i.scope, i.kind FROM vectors v JOIN items i ON i.rowid = v.item_rowid "
+            "SELECT v.item_rowid, v.vec, i.scope, i.kind, v.lang FROM vectors v JOIN items i ON i.rowid = v.item_rowid "
             "WHERE v.item_rowid > ? ORDER BY v.item_rowid",
             (after,),
         ).fetchall()
@@ -170,6 +179,7 @@ class VectorCache:
         self._scope_codes = {name: code for code, name in enumerate(snap.scope_names)}
         self._kind_codes = {name: code for code, name in enumerate(snap.kind_names)}
         self._rowids, self._matrix, self._scopes, self._kinds = snap.rowids, snap.matrix, snap.scopes, snap.kinds
+        self._langs = snap.langs
         self._size = len(snap.rowids)
         self._scope_rows.clear()
         self.max_rowid = int(snap.rowids[-1])
@@ -181,7 +191,7 @@ class VectorCache:
         assert self.snapshot_path is not None and self.rewrites is not None
         names = sorted(self._scope_codes, key=self._scope_codes.__getitem__)
         kinds = sorted(self._kind_codes, key=self._kind_codes.__getitem__)
-        snap = snapshot.Snapshot(self.rowids, self.matrix, self.scopes, self.kinds, names, kinds,
+        snap = snapshot.Snapshot(self.rowids, self.matrix, self.scopes, self.kinds, self.langs, names, kinds,
                                  self.centre, self.bits)
         try:
             snapshot.save(self.snapshot_path, snap, store_id, self.rewrites)
@@ -201,12 +211,18 @@ class VectorCache:
         """Every row of the scope that a search for the ``limit`` best looks at, with its exact
         cosine: all of them below ``EXACT_BELOW``, the prefilter's choice above."""
         if scope not in self._scope_codes or not len(self.rowids):
-            return Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+            return Scored(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32), np.empty(0, dtype=np.int8))
         idx = self._rows_in(scope, kinds)
+        sample: tuple[np.ndarray, np.ndarray] | None = None
         if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
+            # the prefilter keeps the rows nearest the query; what unrelated rows score is read off
+            # an even sample of the scope instead (kenning.mixed)
+            even = idx[:: max(1, len(idx) // NULL_SAMPLE)]
+            sample = product(self.matrix[even], query), self.langs[even]
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))
-        scores = product(self.matrix[idx] if len(idx) < len(self.rowids) else self.matrix, query)
-        return Scored(self.rowids[idx], scores)
+        whole = len(idx) == len(self.rowids)
+        scores = product(self.matrix if whole else self.matrix[idx], query)
+        return Scored(self.rowids[idx], scores, self.langs if whole else self.langs[idx], sample)
 
     def _rows_in(self, scope: str, kinds: Iterable[str] | None) -> np.ndarray:
         """Positions of the rows of one scope (and kinds); kept until rows are added or dropped
@@ -268,6 +284,14 @@ class Scored:
 
     rowids: np.ndarray
     cosines: np.ndarray
+    langs: np.ndarray  # LANGUAGES code of each row's text
+    # (cosines, langs) of an even sample of the scope, when the rows scored are the prefilter's choice
+    sample: tuple[np.ndarray, np.ndarray] | None = None
+
+    def null_sample(self) -> tuple[np.ndarray, np.ndarray]:
+        """Cosines (and languages) of rows chosen without regard to the query: every row scored, or
+        the even sample taken beside the prefilter."""
+        return self.sample if self.sample is not None else (self.cosines, self.langs)
 
     def best(self, limit: int) -> list[tuple[int, float]]:
         """The ``limit`` best (rowid, cosine) pairs, best first."""

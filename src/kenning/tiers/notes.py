@@ -41,10 +41,12 @@ from ..fusion import fuse, idf, rescale, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
 from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance
-from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query
+from ..mixed import QueryNull
+from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
+from ..store.vectors import LANGUAGES, Scored
 from ..text import clean_content, content_key, query_words, segment
 from .notefile import (
     ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, Paragraph, archive_name, check_day, daily_name, daily_paragraphs, day_of,
@@ -524,20 +526,27 @@ class Notes:
         """Every candidate scored: meaning (cosine rescaled over the ``POOL`` nearest) plus the
         IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
         cos = product(self.vectors.of([n.text for n in notes]), self.embedder.embed_query(query))
-        nearest = np.argsort(-cos, kind="stable")[:POOL]
-        lo, hi = float(cos[nearest[-1]]), float(cos[nearest[0]])
+        query_language = language(query)
+        langs = [language(n.text) for n in notes]
+        # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.mixed)
+        seen = Scored(np.arange(len(notes)), cos, np.array([LANGUAGES.index(x) for x in langs], dtype=np.int8))
+        null = QueryNull.of(seen, query_language)
+        ranked_cos = null.aligned(seen).cosines
+        nearest = np.argsort(-ranked_cos, kind="stable")[:POOL]
+        lo, hi = float(ranked_cos[nearest[-1]]), float(ranked_cos[nearest[0]])
         dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
         words = query_words(query)
         terms = [self._terms_of(n.text) for n in notes]
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
         hits = []
-        query_language = language(query)
         for i, note in enumerate(notes):
             share, found = word_share(weights, terms[i])
             if i not in dense_rank and not found:
                 continue
-            score = fuse(rescale(float(cos[i]), lo, hi), share, LEXICAL_WEIGHT)
+            ranked_share = share if langs[i] == query_language else max(
+                share, cross_language_share(null.z(float(cos[i]), langs[i])))
+            score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
                                 _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
                                 relevance(float(cos[i]), share, query_language, language(note.text))))
