@@ -44,6 +44,9 @@ CORRECTIONS = [
     ("支付服务的负责人是张伟", "支付服务的负责人是李娜"),
 ]
 CO_TRUE = [
+    # numbered items: the number names the item (a rule that says "retry three times" is not a rate)
+    ("billing-service 第1条约定：失败后重试三次并通知值班同事", "billing-service 第2条约定：失败后重试三次并通知值班同事"),
+    ("Rule 5 of the style guide: retry twice a day", "Rule 6 of the style guide: retry twice a day"),
     ("Alice reviews backend PRs", "Alice reviews frontend PRs"),
     ("Bob speaks French", "Bob speaks German"),
     ("We have an office in Berlin", "We have an office in Munich"),

@@ -23,7 +23,8 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     categories = ["secrets", "personal"]
     min_importance = 0.0             # Kenning.admit: below it a statement goes to the daily notes
     near_duplicate = 0.95            # cosine floor of a restatement (reinforces the stored fact)
-    same_subject = 0.85              # cosine floor of a correction (supersedes the stored fact)
+    same_subject = 0.85              # cosine floor of a correction between English statements; other
+                                     # languages at the same null z (0.919 Chinese, 0.754 across)
 
     [llm]                            # optional: without it consolidation stays deterministic
     base_url = "http://127.0.0.1:11434/v1"   # any OpenAI-compatible chat endpoint

@@ -313,6 +313,10 @@ def judge(old: str, new: str, cosine: float, *, same_subject: float = SAME_SUBJE
     return Judgement(verdict, f"{frame} (cosine {cosine:.3f})", f"{frame} (cosine {cosine:.3f})")
 
 
+# words that number what follows them: the number names an item, it is not a value of it
+NUMBERING = frozenset("第 # no item rule step point section chapter clause article".split())
+
+
 def _one_place(old: str, new: str, cosine: float) -> Judgement:
     """The rule on statements that differ in one place (module docstring, 2 and 3)."""
     a, b = _canonical(tokens(old)), _canonical(tokens(new))
@@ -322,6 +326,8 @@ def _one_place(old: str, new: str, cosine: float) -> Judgement:
     start, was, now = _widen(*slots[0], a, b, old, new)
     if not [t for t in was if t not in FUNCTION] or not [t for t in now if t not in FUNCTION]:
         return Judgement("separate", f"one adds to the other (cosine {cosine:.3f})")
+    if b[:start] and b[start - 1] in NUMBERING:  # "第3条约定" / "第4条约定", "rule 5" / "rule 6": two items
+        return Judgement("separate", f"another numbered item (cosine {cosine:.3f})")
     first = start == 0  # the subject changed: its first word may be a name too
     names = cw.proper_names(old, first=first) | cw.proper_names(new, first=first)
     verdict, frame = _changed(b[:start], b[start + len(now):], was, now, names, cw.often(old, new))

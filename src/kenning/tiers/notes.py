@@ -540,11 +540,12 @@ class Notes:
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
         hits = []
+        level = query_language in langs  # the credit levels notes of two languages (see retrieval)
         for i, note in enumerate(notes):
             share, found = word_share(weights, terms[i])
             if i not in dense_rank and not found:
                 continue
-            ranked_share = share if langs[i] == query_language else max(
+            ranked_share = share if not level or langs[i] == query_language else max(
                 share, cross_language_share(null.z(float(cos[i]), langs[i])))
             score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
