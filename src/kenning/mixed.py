@@ -13,9 +13,9 @@ unrelated to any one question, so the median and spread of the cosines of each l
 in this query, are that language's null here. ``QueryNull.of`` measures them (median, and the
 interquartile range / 1.349 as the spread, which one relevant memory cannot move), blended with the
 shipped null by ``PRIOR_ROWS`` pseudo-rows so that a language with few memories in the store leans
-on the constants. Measured on XQuAD with half the articles in each language (``bench/mixed_language.py``,
-Hit@1 ranking by the standardised cosine alone): raw cosine 49.6, the shipped null 72.2, the store's
-null 78.5 (the same questions on stores in one language: 79.9).
+on the constants. Measured on the XQuAD store of ``bench/mixed_language.py`` (half the articles in
+each language), Hit@1 ranking by the standardised cosine alone: raw cosine 49.6, the shipped null
+72.2, the store's null 78.2 (dense on the same questions over stores in one language: 79.9).
 
 Within one language nothing changes: a store (or a scope) that holds one language keeps its raw
 cosines, and standardising every candidate by the same centre and spread is an affine map, which
