@@ -126,3 +126,13 @@ def test_a_correction_across_languages_is_shown_to_the_model_not_superseded_by_t
 def test_a_chinese_restatement_still_reinforces(kb: Kenning) -> None:
     first = kb.remember("部署在上海机房")
     assert kb.remember("部署在上海的机房").id == first.id
+
+
+def test_statements_too_long_to_diff_are_kept_apart_and_say_why() -> None:
+    from kenning.gate.novelty import MAX_COMPARED_TOKENS, relation
+
+    body = " ".join(f"service{i} runs on host{i}" for i in range(MAX_COMPARED_TOKENS))
+    kind, why = relation(body + " and the port is 8000", body + " and the port is 8001", 0.999)
+    assert kind == "new" and "too long to compare" in why
+    short_kind, _ = relation("the port is 8000", "the port is 8001", 0.99)
+    assert short_kind == "contradiction"

@@ -75,6 +75,9 @@ from ..timeutil import to_epoch, utcnow
 NEAR_DUPLICATE = 0.95
 SAME_SUBJECT = 0.85  # the floor of two English statements; other pairs: ``same_subject_floor``
 CANDIDATES = 16  # nearest stored facts examined per statement
+# statements longer than this are not diffed word by word (a 60,000-character fact cost minutes a
+# comparison); a statement that long is a document, stored beside the other, never superseding it
+MAX_COMPARED_TOKENS = 400
 
 Language = str  # "zh" or "en" (see ``language``)
 
@@ -215,6 +218,8 @@ def relation(old: str, new: str, cosine: float, *, near_duplicate: float = NEAR_
         return "near_duplicate", f"the same statement in other function words (cosine {cosine:.3f})"
     if cosine < same_subject_floor(language(old), language(new), same_subject):
         return "new", f"another subject (cosine {cosine:.3f})"
+    if max(len(a), len(b)) > MAX_COMPARED_TOKENS:  # the word-by-word diff costs quadratic time
+        return "new", f"too long to compare word by word ({max(len(a), len(b)):,} tokens; cosine {cosine:.3f})"
     slots = _slots(a, b)
     if len(slots) == 1:
         start, was, now = slots[0]
