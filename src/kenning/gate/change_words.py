@@ -65,9 +65,34 @@ ATTR_EN = _words("""start starts begin begins end ends open opens close closes l
 COUNT_EN = _words("has have had need needs require requires contain contains")  # many things, one count
 NAMED_EN = _words("called named")
 OWNER_EN = _words("by")
+# "by" names the one who holds a thing only after a verb of holding or running it ("owned by",
+# "maintained by", "led by"); after another ("sorted by date", "sent by email", "pays by card") it
+# names a means or a criterion, of which there may be many
+OWNING_EN = _words("""own owned maintain maintained lead led run manage managed handle handled chair chaired
+    back backed head headed operate operated host hosted power powered fund funded sponsor sponsored staff
+    staffed govern governed administer administered assign assigned drive driven coordinate coordinated
+    organise organised organize organized supervise supervised oversee overseen""")
 PREFER_EN = _words("prefer prefers preferred want wants wanted favourite favorite")
 LIKE_EN = _words("like likes love loves enjoy enjoys")
 USE_EN = _words("use uses using used")
+# a copula that only helps another predicate ("can be exported as", "is deployed in", "is available
+# in"): a possibility, or a verb that may take many places or forms, not one value of the subject
+MODAL_EN = _words("can could may might")
+# predicates of where a thing is spread or offered: one thing is deployed, sold, offered, supported
+# in many places and forms at once ("is deployed in us-east-1" / "… in ap-southeast-2")
+SPREAD_ZH = ("部署", "发布", "上架", "销售", "出售", "安装", "提供", "镜像", "翻译", "上线")
+SPREAD_EN = _words("""available deployed installed sold offered supported published listed shipped distributed
+    replicated mirrored translated localized localised exported imported accepted spoken stocked released
+    licensed registered""")
+# an item named among others of its kind ("has a son named Leo", 有个儿子叫乐乐): another name may
+# be another item, not a correction of this one's
+INDEFINITE_EN = _words("a an one another")
+ITEM_ZH = re.compile(r"(?:有|[一两二三四五六七八九十几])[个只台位条名头匹家本辆套张间]")
+# verbs of composing in a language or a medium ("uses Kotlin to write services", 用Kotlin写服务,
+# 用英文写文档): a team writes in many, while a tool for a job ("Jenkins for CI", 用Webpack打包) is one
+COMPOSE_EN = _words("write writes writing code codes coding program programs programming develop develops "
+                    "developing draw draws drawing paint paints translate translates speak speaks teach teaches")
+COMPOSE_ZH = ("写", "编写", "编程", "开发", "画", "翻译", "说", "讲", "教")
 
 COPULA_ZH: tuple[str, ...] = ("是", "为", "改为", "改成")  # and 在 right before the change
 NAMED_ZH = ("叫", "名为", "名字是")
@@ -117,7 +142,9 @@ def stemmed() -> dict[str, frozenset[str]]:
 
     out = {"time": s(TIME_EN), "number": s(NUMBER_EN), "copula": COPULA_EN, "attr": s(ATTR_EN),
            "prefer": s(PREFER_EN), "like": s(LIKE_EN), "use": s(USE_EN), "cessation": s(CESSATION),
-           "count": s(COUNT_EN), "named": s(NAMED_EN), "neg_extra": s(NEG_EXTRA)}
+           "count": s(COUNT_EN), "named": s(NAMED_EN), "neg_extra": s(NEG_EXTRA), "compose": s(COMPOSE_EN),
+           "spread": s(SPREAD_EN), "owning": s(OWNING_EN),
+           "indefinite": s(INDEFINITE_EN)}
     out.update({f"state:{i}": s(states) for i, states in enumerate(STATE_EN)})
     return out
 
@@ -190,7 +217,9 @@ def typed(was: list[str], now: list[str], names: frozenset[str]) -> bool:
 # "new" only of a thing someone has ("the user's new email", "our new office"), not "a new login page"
 NOW_EN = re.compile(r"\b(?:from now on|going forward|these days|nowadays|currently|now|latest)\b"
                     r"|(?:(?<='s )|(?<=\bour )|(?<=\bmy )|(?<=\btheir )|(?<=\bhis )|(?<=\bher ))new\b")
-NOW_ZH = re.compile(r"从现在起|从现在开始|现在|目前|如今|以后|今后|往后|从此|最新|当前")
+# 以后 after a time is "after" it ("晚上六点以后没空", "三月以后"), not "from now on"
+NOW_ZH = re.compile(r"从现在起|从现在开始|现在|目前|如今|(?<![0-9一二三四五六七八九十百千万两半零〇周星期月日号年天点分钟秒季度时晚早午晨夜])以后"
+                    r"|今后|往后|从此|最新|当前")
 # habit and degree words that a restatement adds or leaves out ("usually", 平时, 基本, 都)
 HEDGE_EN = re.compile(r"\b(?:usually|normally|typically|generally|mostly|basically|often|always)\b")
 HEDGE_ZH = re.compile(r"平时|平常|一般|通常|基本上|基本|大多|经常|都")
