@@ -294,14 +294,16 @@ def find(store: Store, scope: str, text: str, vector: np.ndarray, *, near_duplic
             continue  # near enough for a statement in the other language, not for one in this
         nearest.append((row["id"], row["content"], cos))
         kind, why = relation(row["content"], text, cos, near_duplicate=near_duplicate, same_subject=same_subject)
-        if kind == "new":
+        if kind in ("new", "contradiction"):  # judge reads relation's value changes too, and may list them
             verdict = judge(row["content"], text, cos, same_subject=same_subject)
             if verdict.verdict == "supersede":
-                kind, why = "contradiction", verdict.reason
-            elif verdict.verdict == "conflict" and not suspects:
-                # only the nearest: a statement may correct the fact most like it, and a series
-                # ("release 1.2 shipped", "release 1.3 shipped", …) must not pair every one with every one
-                suspects.append(Suspect(row["id"], verdict.rule, cos))
+                kind, why = "contradiction", (why if kind == "contradiction" else verdict.reason)
+            else:
+                kind = "new"
+                if verdict.verdict == "conflict" and not suspects:
+                    # only the nearest: a statement may correct the fact most like it, and a series
+                    # ("release 1.2 shipped", "release 1.3 shipped", …) must not pair every one with every one
+                    suspects.append(Suspect(row["id"], verdict.rule, cos))
         if kind != "new" and kind not in found:
             found[kind] = Novelty(kind, why, row["id"], row["content"], cos)
     extra = {"nearest": tuple(nearest), "suspects": tuple(suspects)}
