@@ -178,56 +178,47 @@ def xquad(recipes: Any, args: argparse.Namespace, base: Any, configs: list[dict[
 
 
 def memdaily_mixed(recipes: Any, args: argparse.Namespace, base: Any, configs: list[dict[str, float]]) -> list[Table]:
-    """Each sampled MemDaily user with LoCoMo turns as English distractors, beside clean and noise200."""
+    """Each sampled MemDaily user with LoCoMo turns as English distractors, beside the clean store."""
     users = sample_users(recipes.DATASETS["memdaily"][0](), args.sample_users, args.seed)
-    locomo = recipes.DATASETS["locomo"][0]()
-    turns = [t for task in locomo for t in task["corpus"].values()]
-    homes = [p for p in (args.cache / "memdaily").glob("*")] + [p for p in (args.cache / "locomo").glob("*")]
-    emb = StoredPassages(base, vectors_of(homes))
-    qemb = BatchedQueries(base, [q[1] for u in users for q in u["queries"]])
-    out = []
-    for label, noise in (("clean", None), ("+ 200 LoCoMo turns (English)", "locomo")):
-        bench = Bench(recipes, MEMORY_METRICS, configs)
-        for user in users:
-            corpus = {str(k): v for k, v in user["corpus"].items()}
-            if noise:
-                rng = random.Random(f"{args.seed}:{user['name']}")
-                corpus.update({f"noise{j}": t for j, t in enumerate(rng.sample(turns, DISTRACTORS))})
-                kb, ing = mixed_store(args.cache, f"memdaily_locomo/{user['name']}", corpus, emb)
-            else:
-                kb, ing = open_task(args.cache, "memdaily", user)
-            bench.task(kb, ing, [(qid, t, {str(g) for g in gold}, str(meta["cat"]))
-                                 for qid, t, gold, meta in user["queries"]], qemb)
-            kb.close()
-        out.append(table_of(f"MemDaily ({len(users)} users), {label}", bench))
-    if emb.missed:
-        console.print(f"[yellow]{emb.missed} MemDaily/LoCoMo texts had no stored vector and were embedded[/]")
-    return out
+    turns = [t for task in recipes.DATASETS["locomo"][0]() for t in task["corpus"].values()]
+    return with_distractors(recipes, args, base, configs, "memdaily", users, turns,
+                            ("clean", "+ 200 LoCoMo turns (English)"), f"MemDaily ({len(users)} users)")
 
 
 def locomo_mixed(recipes: Any, args: argparse.Namespace, base: Any, configs: list[dict[str, float]]) -> list[Table]:
     """Each LoCoMo conversation with 200 MemDaily messages as Chinese distractors, beside the plain one."""
-    convs = recipes.DATASETS["locomo"][0]()
     users = sample_users(recipes.DATASETS["memdaily"][0](), args.sample_users, args.seed)
     messages = [m for u in users for m in u["corpus"].values()]
-    homes = [p for p in (args.cache / "memdaily").glob("*")] + [p for p in (args.cache / "locomo").glob("*")]
+    return with_distractors(recipes, args, base, configs, "locomo", recipes.DATASETS["locomo"][0](), messages,
+                            ("alone", "+ 200 MemDaily messages (Chinese)"), "LoCoMo")
+
+
+def with_distractors(recipes: Any, args: argparse.Namespace, base: Any, configs: list[dict[str, float]],
+                     name: str, tasks: list[dict[str, Any]], distractors: list[str], labels: tuple[str, str],
+                     title: str) -> list[Table]:
+    """Every task of data set ``name`` on its own store, then with ``DISTRACTORS`` texts of the other
+    language mixed in (a seeded sample per task); one table each."""
+    other = "locomo" if name == "memdaily" else "memdaily"
+    homes = [*(args.cache / "memdaily").glob("*"), *(args.cache / "locomo").glob("*")]
     emb = StoredPassages(base, vectors_of(homes))
-    qemb = BatchedQueries(base, [q[1] for c in convs for q in c["queries"]])
+    qemb = BatchedQueries(base, [q[1] for t in tasks for q in t["queries"]])
     out = []
-    for label, noise in (("alone", False), ("+ 200 MemDaily messages (Chinese)", True)):
+    for label, noise in zip(labels, (False, True)):
         bench = Bench(recipes, MEMORY_METRICS, configs)
-        for conv in convs:
-            corpus = {str(k): v for k, v in conv["corpus"].items()}
+        for task in tasks:
             if noise:
-                rng = random.Random(f"{args.seed}:{conv['name']}")
-                corpus.update({f"noise{j}": t for j, t in enumerate(rng.sample(messages, DISTRACTORS))})
-                kb, ing = mixed_store(args.cache, f"locomo_memdaily/{conv['name']}", corpus, emb)
+                corpus = {str(k): v for k, v in task["corpus"].items()}
+                rng = random.Random(f"{args.seed}:{task['name']}")
+                corpus.update({f"noise{j}": t for j, t in enumerate(rng.sample(distractors, DISTRACTORS))})
+                kb, ing = mixed_store(args.cache, f"{name}_{other}/{task['name']}", corpus, emb)
             else:
-                kb, ing = open_task(args.cache, "locomo", conv)
+                kb, ing = open_task(args.cache, name, task)
             bench.task(kb, ing, [(qid, t, {str(g) for g in gold}, str(meta["cat"]))
-                                 for qid, t, gold, meta in conv["queries"]], qemb)
+                                 for qid, t, gold, meta in task["queries"]], qemb)
             kb.close()
-        out.append(table_of(f"LoCoMo, {label}", bench))
+        out.append(table_of(f"{title}, {label}", bench))
+    if emb.missed:
+        console.print(f"[yellow]{emb.missed} MemDaily/LoCoMo texts had no stored vector and were embedded[/]")
     return out
 
 

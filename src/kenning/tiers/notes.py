@@ -169,7 +169,7 @@ class Notes:
         self.actor = actor
         self.gate = gate or Gate(store, embedder, actor=actor)
         self.vectors = PassageVectors(store, embedder)
-        self._terms: dict[str, frozenset[str]] = {}
+        self._read: dict[str, tuple[frozenset[str], str]] = {}  # text -> its terms and language
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -527,7 +527,8 @@ class Notes:
         IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
         cos = product(self.vectors.of([n.text for n in notes]), self.embedder.embed_query(query))
         query_language = language(query)
-        langs = [language(n.text) for n in notes]
+        read = [self._read_of(n.text) for n in notes]
+        langs = [lang for _, lang in read]
         # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.mixed)
         seen = Scored(np.arange(len(notes)), cos, np.array([LANGUAGES.index(x) for x in langs], dtype=np.int8))
         null = QueryNull.of(seen, query_language)
@@ -536,7 +537,7 @@ class Notes:
         lo, hi = float(ranked_cos[nearest[-1]]), float(ranked_cos[nearest[0]])
         dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
         words = query_words(query)
-        terms = [self._terms_of(n.text) for n in notes]
+        terms = [t for t, _ in read]
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
         hits = []
@@ -550,16 +551,17 @@ class Notes:
             score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
                                 _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
-                                relevance(float(cos[i]), share, query_language, language(note.text))))
+                                relevance(float(cos[i]), share, query_language, langs[i])))
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 
-    def _terms_of(self, text: str) -> frozenset[str]:
-        if text not in self._terms:
-            if len(self._terms) > 50_000:
-                self._terms.clear()  # a bound, not an LRU: segmenting again is cheap
-            self._terms[text] = frozenset(segment(text).split())
-        return self._terms[text]
+    def _read_of(self, text: str) -> tuple[frozenset[str], str]:
+        """A paragraph's segmented terms and its language, worked out once per text."""
+        if text not in self._read:
+            if len(self._read) > 50_000:
+                self._read.clear()  # a bound, not an LRU: segmenting again is cheap
+            self._read[text] = frozenset(segment(text).split()), language(text)
+        return self._read[text]
 
 
 def _looks_like_id(text: str) -> bool:
