@@ -209,15 +209,17 @@ class Kenning:
         actor: str = "api",
         allow_embedder_change: bool = False,
         project_dir: str | os.PathLike[str] | None = None,
+        database: str | os.PathLike[str] | None = None,
     ) -> Kenning:
         """Open (creating if missing) the data directory ``home`` (default ``$KENNING_HOME`` or
         ``~/.kenning``). ``embedder`` overrides the configured one; ``project_dir`` (default: the
-        working directory) is where project skills are looked for."""
-        settings = load_settings(home)
+        working directory) is where project skills are looked for; ``database`` (a SQLite file or
+        ``sqlite:///abs/path.db``) overrides ``KENNING_DATABASE_URL`` and ``[store] url``."""
+        settings = load_settings(home, database=database)
         # what a writer killed mid-write left (skills have their own sweep, which also mends folders)
         fileio.sweep(settings.home, skip=(settings.skills_dir,))
         emb = embedder or make_embedder(settings)
-        store = open_store(settings.db_path, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
+        store = open_store(settings.database, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
                            snapshot=settings.cache_dir / "vectors.snapshot",
                            redactor=EdgeRedactor(redact_policy(settings.gate)))
         return cls(settings, store, emb, actor, project_dir)

@@ -40,9 +40,14 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     [mcp]
     direct_skill_writes = false      # true: skill writes from MCP clients apply at once, not as drafts
 
+    [store]
+    url = "team.db"                  # the database: a SQLite file (relative: in the data directory) or
+                                     # sqlite:///abs/path.db; default kenning.db in the data directory
+
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``, ``KENNING_LLM_BASE_URL``,
-``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``.
+``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``, ``KENNING_DATABASE_URL``; the command line's ``--db``
+overrides that (``load_settings(database=…)``).
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
 """
 
@@ -53,8 +58,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from . import fileio
-from .errors import InvalidInput, StoreError
+from .errors import ConfigError, InvalidInput, StoreError
+
+if TYPE_CHECKING:
+    from .store.url import StoreLocation
 
 CONFIG_FILE = "kenning.toml"
 MAX_CONFIG_BYTES = 1 << 20
@@ -122,6 +132,16 @@ class MCPConfig:
 
 
 @dataclass(frozen=True)
+class StoreConfig:
+    """Where the database is: ``--db`` > ``KENNING_DATABASE_URL`` > ``[store] url``; None: kenning.db in
+    the data directory. Read by ``kenning.store.url`` when the store is opened, not here."""
+
+    url: str | None = None
+    setting: str = ""  # which of them named it, for error messages
+    base: Path | None = None  # what a relative path is taken from (None: the working directory)
+
+
+@dataclass(frozen=True)
 class Settings:
     home: Path
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
@@ -131,10 +151,24 @@ class Settings:
     gate: GateConfig = field(default_factory=GateConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
     mcp: MCPConfig = field(default_factory=MCPConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)
+
+    @property
+    def database(self) -> StoreLocation:
+        """The database ``Kenning.open`` opens (``kenning.store.url``: a bad URL raises ``ConfigError``)."""
+        from .store.url import locate  # reads text only; the store itself is imported when opened
+
+        if self.store.url is None:
+            return locate(self.home / DB_FILE, setting="the default database")
+        return locate(self.store.url, setting=self.store.setting, base=self.store.base)
 
     @property
     def db_path(self) -> Path:
-        return self.home / DB_FILE
+        """The SQLite file of the database (refused for a database on a server)."""
+        where = self.database
+        if where.path is None:
+            raise ConfigError(f"{where.setting} names the {where.backend} database {where.shown}, which is no file")
+        return where.path
 
     @property
     def skill_approvals_path(self) -> Path:
@@ -156,14 +190,16 @@ class Settings:
         return self.home / "cache"
 
     def paths(self) -> dict[str, str]:
-        """Every file and folder kenning keeps in the data directory (nothing is opened)."""
-        db = str(self.db_path)
+        """Every file and folder kenning keeps in the data directory, and the database it uses
+        (nothing is opened)."""
+        where = self.database
+        database = {"database": where.shown}
+        if where.path is not None:
+            database |= {"database WAL": f"{where.path}-wal", "database shared memory": f"{where.path}-shm"}
         return {
             "home": str(self.home),
             "config": str(self.config_path),
-            "database": db,
-            "database WAL": f"{db}-wal",
-            "database shared memory": f"{db}-shm",
+            **database,
             "skills": str(self.skills_dir),
             "skills lock": str(self.home / "skills.lock"),
             "skill install quarantine": str(self.home / "quarantine"),
@@ -206,8 +242,10 @@ def _int_or_none(value: object, what: str) -> int | None:
     return number
 
 
-def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
-    """Read ``kenning.toml`` in the data directory, then apply environment overrides."""
+def load_settings(home: str | os.PathLike[str] | None = None, *,
+                  database: str | os.PathLike[str] | None = None) -> Settings:
+    """Read ``kenning.toml`` in the data directory, then apply environment overrides; ``database``
+    (the command line's ``--db``) overrides every other choice of the database."""
     root = resolve_home(home)
     data = _read_toml(root / CONFIG_FILE)
     section = data.get("embedder", {})
@@ -231,7 +269,30 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
                     skill_trusted=_trusted(root, data.get("skills", {})),
                     hot=_hot(root, data.get("hot", {})), gate=_gate(root, data.get("gate", {})),
                     llm=_llm(root, data.get("llm", {})),
-                    mcp=_mcp(root, data.get("mcp", {})))
+                    mcp=_mcp(root, data.get("mcp", {})), store=_store(root, data.get("store", {}), database))
+
+
+DATABASE_ENV = "KENNING_DATABASE_URL"
+
+
+def _store(root: Path, section: object, database: str | os.PathLike[str] | None) -> StoreConfig:
+    """``[store] url``, overridden by ``KENNING_DATABASE_URL``, overridden by ``database`` (``--db``).
+    A relative path in the file is taken from the data directory, as ``extra_dirs`` are; one given
+    by the environment or the command line, from the working directory."""
+    where = f"[store] in {root / CONFIG_FILE}"
+    if not isinstance(section, dict):
+        raise InvalidInput(f"{where} must be a table")
+    if database is not None:
+        return StoreConfig(os.fspath(database), "--db")
+    if os.environ.get(DATABASE_ENV):
+        return StoreConfig(os.environ[DATABASE_ENV], DATABASE_ENV)
+    url = section.get("url")
+    if url is None:
+        return StoreConfig()
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidInput(f"[store] url in {root / CONFIG_FILE} must be a file path or a URL such as "
+                           f"\"sqlite:///abs/path.db\", got {url!r}")
+    return StoreConfig(url, f"[store] url in {root / CONFIG_FILE}", base=root)
 
 
 def _hot(root: Path, section: object) -> HotConfig:

@@ -2,6 +2,8 @@
 
     KenningError                  root: catch this to catch them all
     ├── InvalidInput              an argument is malformed (empty text, bad date, bad outcome, …)
+    │   └── ConfigError           a setting (kenning.toml, the environment, --db) asks for what
+    │                             this build cannot do, e.g. a database URL of an unknown scheme
     ├── NotFound                  no item with that id / name in that scope
     ├── Conflict                  the request clashes with the current state (e.g. superseding a
     │                             fact that was already superseded: the message names the head)
@@ -28,6 +30,10 @@ class KenningError(Exception):
 
 class InvalidInput(KenningError, ValueError):
     """An argument is malformed; the message says which and what is accepted."""
+
+
+class ConfigError(InvalidInput):
+    """A setting cannot be followed; the message names the setting and what it accepts."""
 
 
 class NotFound(KenningError, LookupError):

@@ -1,9 +1,8 @@
 """Vectors of texts that live outside the memory items (skill descriptions, note paragraphs), kept
-in ``kenning.db`` (table ``passage_vectors``, migration 3) by embedder and SHA-256 of the text, and
-in process memory.
+in the store by embedder and SHA-256 of the text, and in process memory.
 
 A library of 1,000 skills costs about a minute to embed on two cores; kept, it is embedded once,
-and a changed text is simply a new key. This is the only module with SQL about them.
+and a changed text is simply a new key. The rows are the store's (``Store.passage_vectors``).
 """
 
 from __future__ import annotations
@@ -77,31 +76,19 @@ class PassageVectors:
             return {}
         out: dict[tuple[str, str], np.ndarray] = {}
         dim = self.embedder.dim
-        with self.store.transaction() as conn:
-            for start in range(0, len(keys), 500):
-                chunk = keys[start : start + 500]
-                rows = conn.execute(
-                    f"SELECT sha256, vector FROM passage_vectors WHERE embedder = ? "
-                    f"AND sha256 IN ({', '.join('?' * len(chunk))})",
-                    [chunk[0][0], *(sha for _, sha in chunk)],
-                ).fetchall()
-                for sha, blob in rows:
-                    vec = np.frombuffer(blob, dtype=np.float32)
-                    if vec.shape == (dim,):
-                        out[(chunk[0][0], sha)] = vec
+        for name, shas in _by_embedder(keys).items():
+            for sha, vec in self.store.passage_vectors(name, shas).items():
+                if vec.shape == (dim,):
+                    out[(name, sha)] = vec
         return out
 
     def _save(self, fresh: dict[tuple[str, str], np.ndarray]) -> None:
         if self.store is None or not fresh:
             return
         now = time.time()
-        with self.store.transaction() as conn:
-            conn.executemany(
-                "INSERT INTO passage_vectors (embedder, sha256, vector, used_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (embedder, sha256) DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
-                [(name, sha, np.ascontiguousarray(vec, dtype=np.float32).tobytes(), now)
-                 for (name, sha), vec in fresh.items()],
-            )
+        with self.store.transaction():
+            for name, shas in _by_embedder(list(fresh)).items():
+                self.store.save_passage_vectors(name, {sha: fresh[(name, sha)] for sha in shas}, now)
 
     def forget(self, texts: Sequence[str]) -> int:
         """Remove the vectors of ``texts`` (of every embedder), in the store and in memory: a purge
@@ -114,10 +101,11 @@ class PassageVectors:
         self._in_store = {k for k in self._in_store if k[1] not in gone}
         if self.store is None or not shas:
             return 0
-        deleted = 0
-        with self.store.transaction() as conn:
-            for start in range(0, len(shas), 500):
-                chunk = shas[start : start + 500]
-                deleted += conn.execute(f"DELETE FROM passage_vectors WHERE sha256 IN ({', '.join('?' * len(chunk))})",
-                                        chunk).rowcount
-        return deleted
+        return self.store.forget_passage_vectors(shas)
+
+
+def _by_embedder(keys: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for name, sha in keys:
+        out.setdefault(name, []).append(sha)
+    return out

@@ -95,9 +95,14 @@ class KenningGroup(click.Group):
     type=click.Path(file_okay=False, path_type=Path),
     help="Data directory (default: $KENNING_HOME, else ~/.kenning).",
 )
+@click.option(
+    "--db", "database", metavar="URL",
+    help="Database: a SQLite file or sqlite:///abs/path.db (default: $KENNING_DATABASE_URL, else [store] url "
+         "in kenning.toml, else kenning.db in the data directory).",
+)
 @click.version_option(__version__)  # not package_name: reading the installed metadata costs 20 ms
 @click.pass_context
-def cli(ctx: click.Context, home: Path | None) -> None:
+def cli(ctx: click.Context, home: Path | None, database: str | None) -> None:
     """Lasting memory for AI agents: facts, lessons and entities, recalled by words and meaning
     in English and Chinese.
 
@@ -106,8 +111,9 @@ def cli(ctx: click.Context, home: Path | None) -> None:
       kenning remember "nginx proxy_read_timeout defaults to 60s" --tag nginx
       kenning recall "websocket drops after a minute"
       kenning demo
+      kenning --db ~/team/kenning.db recall "deploy steps"
     """
-    ctx.obj = State(home)
+    ctx.obj = State(home, database)
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ import click
 from kenning.config import load_settings
 
 from . import output
-from .state import home_of, json_option, open_kenning, pass_kenning
+from .state import database_of, home_of, json_option, open_kenning, pass_kenning
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 @json_option
 @click.pass_context
 def path(ctx: click.Context, as_json: bool) -> None:
-    """Show where the data directory's files are.
+    """Show where the data directory's files are, and the database kenning uses.
 
     Needs no database and no embedder, so it works even when the store cannot be opened.
 
@@ -32,7 +32,7 @@ def path(ctx: click.Context, as_json: bool) -> None:
     Example:
       kenning --home /tmp/kb path --json
     """
-    paths = load_settings(home_of(ctx)).paths()
+    paths = load_settings(home_of(ctx), database=database_of(ctx)).paths()
     if as_json:
         output.print_json(paths)
         return

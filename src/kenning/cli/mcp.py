@@ -20,7 +20,7 @@ import click
 from kenning.checks import check_scope
 from kenning.models import DEFAULT_SCOPE
 
-from .state import home_of, project_option
+from .state import database_of, home_of, project_option
 
 if TYPE_CHECKING:
     from kenning.api import Kenning
@@ -98,7 +98,7 @@ def _serve_http(ctx: click.Context, host: str, port: int, allow_remote: bool, to
 def _open(ctx: click.Context, project_dir: Path | None) -> Kenning:
     from kenning.api import Kenning  # numpy, SQLite and the embedder: after the front has started
 
-    return Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir)
+    return Kenning.open(home_of(ctx), actor="mcp", project_dir=project_dir, database=database_of(ctx))
 
 
 def _check_sdk() -> None:

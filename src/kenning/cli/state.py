@@ -1,5 +1,5 @@
-"""What every command shares: the chosen data directory, the lazily opened store, and the option
-types and flags that several commands use.
+"""What every command shares: the chosen data directory and database, the lazily opened store, and
+the option types and flags that several commands use.
 
 The store is opened only by commands that need it, and ``kenning.api`` is imported only then, so
 ``kenning --help`` and ``kenning path`` never touch the database or the embedding model.
@@ -31,6 +31,7 @@ class State:
     """The group's options, kept on the root context for the subcommands."""
 
     home: Path | None = None
+    database: str | None = None  # --db
 
 
 def home_of(ctx: click.Context) -> Path | None:
@@ -38,12 +39,18 @@ def home_of(ctx: click.Context) -> Path | None:
     return state.home if state else None
 
 
+def database_of(ctx: click.Context) -> str | None:
+    """``--db``, if given: handed to ``Kenning.open`` / ``load_settings``, which read the rest."""
+    state = ctx.find_object(State)
+    return state.database if state else None
+
+
 def open_kenning(ctx: click.Context, *, allow_embedder_change: bool = False, project_dir: Path | None = None) -> Kenning:
     """Open the data directory for this command; it is closed when the command's context ends."""
     from kenning.api import Kenning  # numpy, SQLite and the embedder only for commands that need them
 
     kb = Kenning.open(home_of(ctx), actor="cli", allow_embedder_change=allow_embedder_change,
-                      project_dir=project_dir)
+                      project_dir=project_dir, database=database_of(ctx))
     ctx.call_on_close(kb.close)
     return kb
 

@@ -28,7 +28,6 @@ hold when they are applied; one whose entry is gone is skipped and reported, nev
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
@@ -240,18 +239,12 @@ def _audited(report: Report) -> dict[str, Any]:
 
 def consolidated(store: Store, scope: str, keys: Sequence[str]) -> set[str]:
     """The identities among ``keys`` that ``scope`` has consolidated."""
-    with store.transaction() as conn:  # one JSON parameter: no limit on how many keys are asked about
-        rows = conn.execute("SELECT message_key FROM consolidated_messages WHERE scope = ? AND message_key IN "
-                            "(SELECT value FROM json_each(?))", (scope, json.dumps(sorted(set(keys))))).fetchall()
-    return {row[0] for row in rows}
+    return store.consolidated_keys(scope, keys)
 
 
 def record_consolidated(store: Store, scope: str, keys: Iterable[str]) -> None:
     """Record ``keys`` as consolidated in ``scope`` (joining the caller's transaction, if any)."""
-    now = to_epoch(utcnow())
-    with store.transaction() as conn:
-        conn.executemany("INSERT OR IGNORE INTO consolidated_messages (scope, message_key, at) VALUES (?, ?, ?)",
-                         [(scope, key, now) for key in keys])
+    store.add_consolidated(scope, keys, to_epoch(utcnow()))
 
 
 def _safe(scope: str) -> str:

@@ -1,7 +1,7 @@
 """Possible conflicts: pairs of current facts the write gate kept side by side although one may
 correct the other, waiting for a person or the agent to settle them.
 
-A pair is recorded (table ``fact_conflicts``, migration 8) when a statement is stored as new and
+A pair is recorded (``Store.add_conflict``) when a statement is stored as new and
 the rule (``kenning.gate.current``) could not tell whether it corrects a stored fact: ``a`` is the
 fact stored first, ``b`` the newer one, with the rule that hesitated and the cosine; never the texts,
 which stay in the items (a purge of either fact leaves nothing here to look for). A pair is
@@ -73,12 +73,10 @@ def record(store: Store, scope: str, new_id: str, suspects: tuple[Suspect, ...],
     transaction); returns how many were new."""
     added = 0
     now = to_epoch(utcnow())
-    with store.transaction() as conn:
+    with store.transaction():
         for s in suspects:
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO fact_conflicts (a, b, scope, rule, cosine, found_at, found_by) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)", (s.target_id, new_id, scope, s.rule, s.cosine, now, actor))
-            if cur.rowcount:
+            if store.add_conflict(a=s.target_id, b=new_id, scope=scope, rule=s.rule, cosine=s.cosine, found_at=now,
+                                  found_by=actor):
                 added += 1
                 _audit(store, "conflict_found", new_id, scope, actor, s.rule,
                        None, {"a": s.target_id, "b": new_id, "cosine": round(s.cosine, 4)})
@@ -88,17 +86,14 @@ def record(store: Store, scope: str, new_id: str, suspects: tuple[Suspect, ...],
 def listing(store: Store, scope: str | None = None) -> list[PossibleConflict]:
     """The unsettled pairs whose two facts are both current (unsuperseded, unexpired), oldest first;
     of one scope, or of every scope when ``scope`` is None."""
-    sql = ("SELECT a, b, scope, rule, cosine, found_at FROM fact_conflicts WHERE settled IS NULL"
-           + (" AND scope = ?" if scope is not None else "") + " ORDER BY found_at, a, b")
-    params = [check_scope(scope)] if scope is not None else []
-    with store.transaction() as conn:
-        rows = conn.execute(sql, params).fetchall()
+    rows = store.open_conflicts(check_scope(scope) if scope is not None else None)
     now = utcnow()
     out = []
-    for a_id, b_id, where, rule, cosine, found_at in rows:
-        a, b = _current(store, a_id, now), _current(store, b_id, now)
+    for row in rows:
+        a, b = _current(store, row["a"], now), _current(store, row["b"], now)
         if a is not None and b is not None:
-            out.append(PossibleConflict(a, b, where, rule, cosine, from_epoch(found_at) or now))
+            out.append(PossibleConflict(a, b, row["scope"], row["rule"], row["cosine"],
+                                        from_epoch(row["found_at"]) or now))
     return out
 
 
@@ -122,7 +117,7 @@ def settle(facts: Facts, first: str, second: str, keep: str, *, reason: str = ""
     pair = _open_pair(store, first, second, scope)
     stored_a = pair["a"]
     why = reason or f"possible conflict settled: kept {'both' if choice == 'both' else (first if choice == 'a' else second)}"
-    with store.transaction() as conn:
+    with store.transaction():
         current: Fact | None = None
         if choice != "both":
             kept, dropped = (first, second) if choice == "a" else (second, first)
@@ -130,8 +125,7 @@ def settle(facts: Facts, first: str, second: str, keep: str, *, reason: str = ""
             current = facts.supersede(dropped, holder.content, reason=why)
         # the choice in the pair's own terms: its a is the fact stored first
         column = "both" if choice == "both" else ("a" if (choice == "a") == (first == stored_a) else "b")
-        conn.execute("UPDATE fact_conflicts SET settled = ?, settled_at = ?, settled_by = ? WHERE a = ? AND b = ?",
-                     (column, to_epoch(utcnow()), facts.actor, pair["a"], pair["b"]))
+        store.settle_conflict(pair["a"], pair["b"], settled=column, at=to_epoch(utcnow()), by=facts.actor)
         for item in (pair["a"], pair["b"]):  # filed under both, so `kenning audit ID` shows it
             _audit(store, "conflict_settled", item, pair["scope"], facts.actor, why,
                    {"a": pair["a"], "b": pair["b"], "settled": None},
@@ -154,20 +148,18 @@ def _open_pair(store: Store, first: str, second: str, scope: str | None) -> dict
     first, second = first.strip(), second.strip()
     if first == second:
         raise InvalidInput(f"both ids are {first!r}; a conflict is between two facts")
-    sql = ("SELECT a, b, scope, settled FROM fact_conflicts WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)")
-    with store.transaction() as conn:
-        row = conn.execute(sql, (first, second, second, first)).fetchone()
+    row = store.conflict_between(first, second)
     where = check_scope(scope) if scope is not None else None
-    if row is None or (where is not None and row[2] != where):
+    if row is None or (where is not None and row["scope"] != where):
         raise NotFound(f"no possible conflict between {first} and {second}"
                        + (f" in scope {where!r}" if where else "")
                        + "; `kenning conflicts` (MCP: memory_conflicts) lists the open ones")
-    if row[3] is not None:
-        raise InvalidInput(f"the conflict between {first} and {second} was already settled (kept {row[3]}); "
+    if row["settled"] is not None:
+        raise InvalidInput(f"the conflict between {first} and {second} was already settled (kept {row['settled']}); "
                            "to change a fact now, supersede it")
     now = utcnow()
     for item in (first, second):
         if _current(store, item, now) is None:
             raise InvalidInput(f"fact {item} is no longer current (superseded, expired or deleted), so the "
                                "conflict has settled itself; `kenning history` shows what holds now")
-    return {"a": row[0], "b": row[1], "scope": row[2]}
+    return {"a": row["a"], "b": row["b"], "scope": row["scope"]}

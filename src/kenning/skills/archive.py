@@ -60,16 +60,11 @@ class Recorded:
 def last_versions(store: Store) -> dict[tuple[str, str], Recorded]:
     """The last version of every recorded location, by (root, rel_path): one query, for the curator
     (the time of a skill's last change, and which skills are archived)."""
-    # kept here rather than in versions (another owner's module) until it moves there
-    with store.transaction() as conn:
-        rows = conn.execute(
-            "SELECT v.source, v.root, v.rel_path, v.name, v.action, v.at, v.deleted FROM skill_versions v "
-            "JOIN (SELECT root, rel_path, max(number) AS n FROM skill_versions GROUP BY root, rel_path) last "
-            "ON last.root = v.root AND last.rel_path = v.rel_path AND last.n = v.number"
-        ).fetchall()
-    roots = {root: Path(root) for root in {r[1] for r in rows}}  # a few roots, many skills: one Path each
-    return {(str(r[1]), str(r[2])): Recorded(Location(r[0], roots[r[1]], r[2], r[3]), str(r[4]),
-                                            from_epoch(r[5]) or utcnow(), bool(r[6])) for r in rows}
+    rows = store.last_skill_versions()
+    roots = {root: Path(root) for root in {r["root"] for r in rows}}  # a few roots, many skills: one Path each
+    return {(r["root"], r["rel_path"]): Recorded(Location(r["source"], roots[r["root"]], r["rel_path"], r["name"]),
+                                                 r["action"], from_epoch(r["at"]) or utcnow(), r["deleted"])
+            for r in rows}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,8 @@
 """Pinned skills: the ones the curator leaves alone (never marked stale, never archived).
 
-A pin is kept in ``kenning.db`` (table ``skill_pins``, migration 7) by the skill's location, the key
+A pin is kept in the store (``Store.add_skill_pin``) by the skill's location, the key
 its history has (source root + path inside it), so pinning the project's "deploy" says nothing about
-the user's. Pinning and unpinning are audited in the same transaction. This is the only module with
-SQL about pins.
+the user's. Pinning and unpinning are audited in the same transaction.
 """
 
 from __future__ import annotations
@@ -43,29 +42,23 @@ class PinChange:
 
 def pinned(store: Store) -> dict[tuple[str, str], datetime]:
     """Every pin: (root, rel_path) -> when it was pinned."""
-    with store.transaction() as conn:
-        rows = conn.execute("SELECT root, rel_path, at FROM skill_pins").fetchall()
-    return {(str(r[0]), str(r[1])): from_epoch(r[2]) or utcnow() for r in rows}
+    return {key: from_epoch(at) or utcnow() for key, at in store.skill_pins().items()}
 
 
 def pin(store: Store, skill: Skill, *, actor: str, reason: str = "") -> PinChange:
-    with store.transaction() as conn:
-        cur = conn.execute(
-            "INSERT OR IGNORE INTO skill_pins (root, rel_path, name, source, at, actor, reason) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (str(skill.root), skill.rel_path, skill.name, skill.source, to_epoch(utcnow()), actor,
-             store.redactor.text(reason, what="the reason")),
-        )
-        change = PinChange("pin", skill.name, skill.source, str(skill.path), cur.rowcount > 0)
+    with store.transaction():
+        added = store.add_skill_pin(root=str(skill.root), rel_path=skill.rel_path, name=skill.name,
+                                    source=skill.source, at=to_epoch(utcnow()), actor=actor, reason=reason)
+        change = PinChange("pin", skill.name, skill.source, str(skill.path), added)
         if change.changed:
             _audit(store, change, actor, reason)
     return change
 
 
 def unpin(store: Store, skill: Skill, *, actor: str, reason: str = "") -> PinChange:
-    with store.transaction() as conn:
-        cur = conn.execute("DELETE FROM skill_pins WHERE root = ? AND rel_path = ?", (str(skill.root), skill.rel_path))
-        change = PinChange("unpin", skill.name, skill.source, str(skill.path), cur.rowcount > 0)
+    with store.transaction():
+        removed = store.remove_skill_pin(str(skill.root), skill.rel_path)
+        change = PinChange("unpin", skill.name, skill.source, str(skill.path), removed)
         if change.changed:
             _audit(store, change, actor, reason)
     return change

@@ -1,11 +1,11 @@
 """How skills are used: each view, and each outcome an agent reports (helped / failed /
-not-relevant, with a note), timestamped in ``kenning.db`` (table ``skill_usage``, migration 2).
+not-relevant, with a note), timestamped in the store (``Store.add_skill_usage``).
 
 A row names the skill and, since migration 7, its location: the source root and the path inside it,
 the key its version history has (``versions.Location``), so a project's "deploy" and the user's are
 told apart and a skill's usage lines up with its history (the curator archives and restores by it).
 Rows written without a location (before migration 7, or by a caller that gives none) count by name.
-``stats`` groups by name, or by location (``by_location``). This is the only module with SQL about usage.
+``stats`` groups by name, or by location (``by_location``).
 """
 
 from __future__ import annotations
@@ -93,42 +93,19 @@ def record(store: Store, name: str, event: str, *, actor: str, outcome: str | No
     """Store one event about skill ``name``; ``location`` (the skill, or its ``Location``) keys it
     to that very copy; ``at`` (default now) is for events replayed from elsewhere."""
     root, rel_path = (str(location.root), location.rel_path) if location is not None else (None, None)
-    with store.transaction() as conn:
-        conn.execute(
-            "INSERT INTO skill_usage (at, name, event, outcome, detail, actor, root, rel_path) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (to_epoch(at or utcnow()), name, event, outcome, store.redactor.text(detail[:MAX_NOTE], what="the note"),
-             actor, root, rel_path),
-        )
+    store.add_skill_usage(at=to_epoch(at or utcnow()), name=name, event=event, outcome=outcome,
+                          detail=detail[:MAX_NOTE], actor=actor, root=root, rel_path=rel_path)
 
 
 def stats(store: Store, name: str | None = None, *, by_location: bool = False) -> list[UsageStats]:
     """Counts per skill name (only ``name`` when given), most used first. With ``by_location``, one
     row per name and location, rows without a location (counted by name) apart from them."""
-    where, params = ("WHERE name = ?", [name]) if name else ("", [])
-    keys = "name, root, rel_path" if by_location else "name"
-    with store.transaction() as conn:
-        rows = conn.execute(
-            f"SELECT {keys}, sum(event = 'view'), sum(outcome = 'helped'), sum(outcome = 'failed'), "
-            f"sum(outcome = 'not-relevant'), max(at) FROM skill_usage {where} GROUP BY {keys}",
-            params,
-        ).fetchall()
-    out = [_stats(r[0], r[3:] if by_location else r[1:], *(r[1:3] if by_location else (None, None))) for r in rows]
+    out = [UsageStats(c["name"], c["views"], c["helped"], c["failed"], c["not_relevant"], from_epoch(c["last_at"]),
+                      c["root"], c["rel_path"]) for c in store.skill_usage_counts(name, by_location=by_location)]
     return sorted(out, key=lambda s: (-(s.uses + s.views), s.name, s.root or "", s.rel_path or ""))
-
-
-def _stats(name: str, counts: tuple[Any, ...], root: str | None, rel_path: str | None) -> UsageStats:
-    views, helped, failed, not_relevant, last = counts
-    return UsageStats(name, int(views or 0), int(helped or 0), int(failed or 0), int(not_relevant or 0),
-                      from_epoch(last), root, rel_path)
 
 
 def recent(store: Store, name: str, limit: int = 20) -> list[UsageEvent]:
     """The newest events about one skill, newest first."""
-    with store.transaction() as conn:
-        rows = conn.execute(
-            "SELECT at, name, event, outcome, detail, actor FROM skill_usage WHERE name = ? "
-            "ORDER BY id DESC LIMIT ?",
-            (name, limit),
-        ).fetchall()
-    return [UsageEvent(from_epoch(r[0]) or utcnow(), r[1], r[2], r[3], r[4], r[5]) for r in rows]
+    return [UsageEvent(from_epoch(e["at"]) or utcnow(), e["name"], e["event"], e["outcome"], e["detail"], e["actor"])
+            for e in store.skill_usage_events(name, limit)]

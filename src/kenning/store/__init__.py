@@ -1,28 +1,51 @@
-"""Storage: where items, their full-text rows, vectors and the audit log live.
+"""Storage: where items, their full-text rows, vectors, the audit log, skill versions and usage live.
 
-``open_store`` is the one place that picks an implementation; today that is SQLite (one file in
-the data directory). A PostgreSQL + pgvector store will plug in here behind the same methods.
+``Store`` (``contract``) is what every backend promises; ``open_store`` is the one place that picks
+an implementation, from a path or URL (``url.locate``): SQLite today (one file, by default in the
+data directory). A PostgreSQL + pgvector store will plug in here behind the same contract.
+Nothing heavy is imported until a store is opened.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .sqlite import SQLiteStore
+from ..errors import ConfigError
+from .contract import Store
+from .url import StoreLocation, locate, masked
 
 if TYPE_CHECKING:
     from ..gate.edge import EdgeRedactor
+    from .sqlite import SQLiteStore
 
-Store = SQLiteStore
 
-
-def open_store(path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
+def open_store(location: str | os.PathLike[str] | StoreLocation, embedder_name: str, dim: int, *,
+               setting: str = "the database location", allow_embedder_change: bool = False,
                snapshot: Path | None = None, redactor: EdgeRedactor | None = None) -> Store:
-    """The store at ``path``; ``snapshot`` is where a file copy of its vector cache may be kept;
-    ``redactor`` masks every string written (default: secrets and personal data)."""
-    return SQLiteStore(path, embedder_name, dim, allow_embedder_change=allow_embedder_change, snapshot=snapshot,
-                       redactor=redactor)
+    """The store at ``location`` (a file path, ``sqlite:///abs/path.db``, or a located
+    ``StoreLocation``); ``setting`` names where it was configured, for errors; ``snapshot`` is where a
+    file copy of its vector cache may be kept; ``redactor`` masks every string written (default:
+    secrets and personal data)."""
+    where = location if isinstance(location, StoreLocation) else locate(location, setting=setting)
+    if where.backend == "postgresql":
+        raise ConfigError(f"{where.setting} asks for the PostgreSQL database {masked(where.url or '')}, but this "
+                          "build of kenning has no PostgreSQL backend yet; point it at a SQLite file (a path or "
+                          "sqlite:///abs/path.db), or unset it to use kenning.db in the data directory")
+    assert where.path is not None  # a SQLite location always has its file
+    from .sqlite import SQLiteStore  # numpy and the vector cache only once a store is opened
+
+    return SQLiteStore(where.path, embedder_name, dim, allow_embedder_change=allow_embedder_change,
+                       snapshot=snapshot, redactor=redactor)
 
 
-__all__ = ["Store", "SQLiteStore", "open_store"]
+def __getattr__(name: str) -> Any:
+    if name == "SQLiteStore":
+        from .sqlite import SQLiteStore
+
+        return SQLiteStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Store", "SQLiteStore", "StoreLocation", "locate", "open_store"]

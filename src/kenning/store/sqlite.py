@@ -1,9 +1,11 @@
 """The SQLite store: one file, WAL, FTS5 for words, a numpy matrix for vectors.
 
-Only SQL lives here; what a fact or a lesson *means* lives in ``kenning.memory``. Rows go in and
-out as plain dicts keyed by column name. Every change runs inside ``transaction()`` (BEGIN
-IMMEDIATE, so concurrent writers queue on the busy timeout instead of failing on a lock upgrade),
-together with its audit record: a failure midway rolls all of it back.
+Only SQL lives here and in the store's other SQLite parts (``sqlite_audit``, ``sqlite_skills``,
+``sqlite_passages``, ``sqlite_ledgers``, composed by ``SQLiteStore``); what a fact or a lesson
+*means* lives in ``kenning.memory``. Rows go in and out as plain dicts keyed by column name
+(``kenning.store.contract`` says what each method promises). Every change runs inside
+``transaction()`` (BEGIN IMMEDIATE, so concurrent writers queue on the busy timeout instead of
+failing on a lock upgrade), together with its audit record: a failure midway rolls all of it back.
 
 Every string written to an item, its full-text row, an entity name or the audit log passes
 ``redactor`` first (``kenning.gate.edge``: the gate's redaction once more, masking only), so a
@@ -14,7 +16,6 @@ for the full-text index itself, after masking, so the index never holds what the
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import sqlite3
 import threading
@@ -33,6 +34,10 @@ from ..text import content_key, fts_match_expression, normalize, segment
 from . import access
 from .access import PendingAccesses
 from .migrations import check_tables, migrate
+from .sqlite_audit import AuditRows
+from .sqlite_ledgers import LedgerRows
+from .sqlite_passages import PassageRows
+from .sqlite_skills import SkillRows
 from .vectors import VectorCache
 
 if TYPE_CHECKING:
@@ -49,8 +54,9 @@ ITEM_COLUMNS = (
 ).split()
 
 
-class SQLiteStore:
-    """Items, their full-text rows and vectors, entity names and the audit log in ``kenning.db``."""
+class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows):
+    """Items, their full-text rows and vectors, entity names, the audit log and the skill, passage and
+    ledger rows in one SQLite file (``kenning.db``)."""
 
     def __init__(self, path: Path, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
                  snapshot: Path | None = None, redactor: EdgeRedactor | None = None) -> None:
@@ -106,8 +112,14 @@ class SQLiteStore:
                 self._conn.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[None]:
         """A write transaction; nested calls join the outer one."""
+        with self._write():
+            yield
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """``transaction`` with the connection, for the store's own statements."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -148,7 +160,7 @@ class SQLiteStore:
             )
 
     def set_embedder(self, name: str, dim: int) -> None:
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [("embedder", name), ("dim", str(dim))],
@@ -164,7 +176,7 @@ class SQLiteStore:
         """Insert an item with its vector and ``text`` for the full-text index; returns its rowid."""
         cols = [c for c in ITEM_COLUMNS if c in row]
         row = self._masked(row)
-        with self.transaction() as conn:
+        with self._write() as conn:
             cur = conn.execute(
                 f"INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
                 [self._sql(row[c]) for c in cols],
@@ -181,12 +193,12 @@ class SQLiteStore:
             return
         sets = ", ".join(f"{c} = ?" for c in changes)
         changes = self._masked(changes)
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.execute(f"UPDATE items SET {sets} WHERE rowid = ?", [*map(self._sql, changes.values()), rowid])
 
     def replace_index(self, rowid: int, text: str, vec: np.ndarray) -> None:
         """New full-text row and vector for an item whose text changed (e.g. an entity upsert)."""
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
             conn.execute("INSERT INTO items_fts (rowid, body) VALUES (?, ?)", (rowid, self._body(text)))
             conn.execute("UPDATE vectors SET vec = ?, lang = (SELECT kenning_language(content) FROM items WHERE "
@@ -194,7 +206,7 @@ class SQLiteStore:
             self._index_changed()
 
     def delete_item(self, rowid: int) -> None:
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.execute("DELETE FROM items_fts WHERE rowid = ?", (rowid,))
             conn.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))
             conn.execute("DELETE FROM entity_names WHERE item_rowid = ?", (rowid,))
@@ -276,7 +288,7 @@ class SQLiteStore:
                 "SELECT name_key, item_rowid FROM entity_names WHERE scope = ?", (scope,))]
 
     def add_entity_names(self, scope: str, rowid: int, keys: Iterable[str]) -> None:
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.executemany(
                 "INSERT OR IGNORE INTO entity_names (scope, name_key, item_rowid) VALUES (?, ?, ?)",
                 [(scope, self.redactor.text(k), rowid) for k in keys],
@@ -358,7 +370,7 @@ class SQLiteStore:
         """Merge the full-text index into one segment. Every write transaction adds a small segment
         and FTS5 merges them only in batches, so a store filled fact by fact has many, and a query
         reads each term's postings from all of them (about 10% of a full-text query at 100k facts)."""
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.execute("INSERT INTO items_fts (items_fts) VALUES ('optimize')")
 
     def _masked(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -396,89 +408,14 @@ class SQLiteStore:
         yield from ((int(r[0]), str(r[1])) for r in rows)
 
     def rewrite_vectors(self, rowids: Sequence[int], vecs: np.ndarray) -> None:
-        with self.transaction() as conn:
+        with self._write() as conn:
             conn.executemany(
                 "UPDATE vectors SET vec = ? WHERE item_rowid = ?",
                 [(_blob(v, self.dim), r) for r, v in zip(rowids, vecs)],
             )
             self._dirty_vectors = True
 
-    # -- audit ---------------------------------------------------------------------------------
-
-    def append_audit(self, entry: dict[str, Any]) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO audit (at, action, item_id, kind, scope, actor, reason, before, after) "
-                "VALUES (:at, :action, :item_id, :kind, :scope, :actor, :reason, :before, :after)",
-                {
-                    **entry,
-                    "actor": self.redactor.text(str(entry.get("actor") or ""), what="the actor"),
-                    "reason": self.redactor.text(str(entry.get("reason") or ""), what="the reason"),
-                    "before": _json_or_none(self.redactor.value(entry.get("before"), what="the audit entry")),
-                    "after": _json_or_none(self.redactor.value(entry.get("after"), what="the audit entry")),
-                },
-            )
-
-    def audit_rows(self, item_id: str | None, limit: int) -> list[dict[str, Any]]:
-        where, params = ("item_id = ?", [item_id]) if item_id else ("1", [])
-        with self._lock:
-            cur = self._conn.execute(
-                f"SELECT * FROM audit WHERE {where} ORDER BY seq DESC LIMIT ?", [*params, limit]
-            )
-            names = [d[0] for d in cur.description]
-            return [dict(zip(names, row)) for row in cur.fetchall()]
-
-    # -- purge ---------------------------------------------------------------------------------------
-
-    def audit_to_blank(self, item_ids: Sequence[str], needles: Sequence[str],
-                       scope: str | None) -> list[dict[str, Any]]:
-        """The audit rows a purge blanks: about one of ``item_ids``, of ``scope`` (when given), or
-        holding one of ``needles`` in their reason, before or after (ASCII letters in any case);
-        rows already blanked are left out."""
-        found: dict[int, dict[str, Any]] = {}
-        conditions: list[tuple[str, list[Any]]] = []
-        for start in range(0, len(item_ids), 500):
-            chunk = list(item_ids[start:start + 500])
-            conditions.append((f"item_id IN ({', '.join('?' * len(chunk))})", chunk))
-        if scope is not None:
-            conditions.append(("scope = ?", [scope]))
-        for needle in needles:
-            for form in dict.fromkeys((needle, json.dumps(needle, ensure_ascii=False)[1:-1])):
-                conditions.append(("instr(lower(reason), lower(?)) OR instr(lower(coalesce(before, '')), lower(?)) "
-                                   "OR instr(lower(coalesce(after, '')), lower(?))", [form] * 3))
-        with self._lock:
-            for where, params in conditions:
-                cur = self._conn.execute(f"SELECT seq, reason, before, after FROM audit WHERE ({where}) "
-                                         "AND NOT (reason = '' AND coalesce(before, after, '') LIKE '{\"purged\": %')",
-                                         params)
-                for seq, reason, before, after in cur.fetchall():
-                    found[int(seq)] = {"seq": int(seq), "reason": reason, "before": before, "after": after}
-        return [found[seq] for seq in sorted(found)]
-
-    def blank_audit(self, rows: Iterable[dict[str, Any]]) -> None:
-        """Replace each row's before / after by the SHA-256 of what they held and empty its reason
-        (the one change of the log that migration 6 allows)."""
-        def blank(value: str | None) -> str | None:
-            if value is None:
-                return None
-            return json.dumps({"purged": "sha256:" + hashlib.sha256(value.encode("utf-8")).hexdigest()})
-
-        with self.transaction() as conn:
-            conn.executemany("UPDATE audit SET reason = '', before = ?, after = ? WHERE seq = ?",
-                             [(blank(r["before"]), blank(r["after"]), r["seq"]) for r in rows])
-
-    def blank_usage_notes(self, needles: Sequence[str], *, dry_run: bool = False) -> int:
-        """Empty the feedback notes of skill usage that hold one of ``needles``; how many (with
-        ``dry_run``, would be)."""
-        where = " OR ".join(["instr(lower(detail), lower(?))"] * len(needles))
-        if not where:
-            return 0
-        if dry_run:
-            with self._lock:
-                return int(self._conn.execute(f"SELECT count(*) FROM skill_usage WHERE {where}",
-                                              list(needles)).fetchone()[0])
-        with self.transaction() as conn:
-            return int(conn.execute(f"UPDATE skill_usage SET detail = '' WHERE {where}", list(needles)).rowcount)
+    # -- maintenance ---------------------------------------------------------------------------
 
     def vacuum(self) -> None:
         """Make deleted text leave the file: merge the full-text index (dropping deleted entries),
@@ -500,10 +437,6 @@ class SQLiteStore:
                 params,
             ).fetchall()
         return [(r[0], r[1], int(r[2]), int(r[3] or 0), int(r[4] or 0)) for r in rows]
-
-    def audit_count(self) -> int:
-        with self._lock:
-            return int(self._conn.execute("SELECT count(*) FROM audit").fetchone()[0])
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:
@@ -539,12 +472,6 @@ def _blob(vec: np.ndarray, dim: int) -> bytes:
     if arr.shape[0] != dim:
         raise StoreError(f"vector has {arr.shape[0]} dimensions, the store expects {dim}")
     return arr.tobytes()
-
-
-
-
-def _json_or_none(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def now() -> float:
