@@ -130,3 +130,37 @@ def test_a_mixed_store_ranks_the_answer_in_the_other_language_first(kb: Kenning,
     kb.remember_many(TEAM_EN + TEAM_ZH)
     hits = kb.recall(question, k=3, min_relevance=0)
     assert hits[0].item.content == BACKUP, [h.item.content for h in hits]
+
+
+APPLIANCE = "[2024年04月01日 周一 08:07 广东广州] 我家有个美的的电饭煲。"
+USER_ZH = [APPLIANCE,
+           "[2024年04月01日 周一 16:28 广东广州] 那款美的电饭煲真心不错，做出来的米饭特别香。",
+           "[2024年04月02日 周二 07:14 广东广州] 我将要参加刑侦技术交流大会。",
+           "[2024年04月02日 周二 20:02 广东广州] 我表哥的生日是在5月20号。",
+           "[2024年04月03日 周三 12:52 广东广州] 我的上司身高有185厘米。"]
+PEOPLE = ["Nate", "Joanna", "Tim", "John", "Maria", "Caroline", "Melanie", "Andrew", "Sam", "Evan"]
+SAYINGS = ["Sounds like you really had a great time!", "Any pointers on what I should try first?",
+           "That's so nice! What kind of music do you like?", "Wow, sounds like a lot of fun.",
+           "Thanks! Take care and see you soon.", "Awww! How lovely, I'm so happy for you.",
+           "Cool! It sounds like a real adventure.", "Thanks, I'll definitely have a look at it.",
+           "Let me know how it goes next week!", "Wow, those are amazing pictures."]
+CHATTER = [f"[{1 + i % 11}:{(7 * i) % 60:02d} {half} on {1 + i % 28} {month}, {year}] {name}: {saying}"
+           for year, half, months in [(2023, "pm", ("March", "July", "October")), (2022, "am", ("May", "June", "August"))]
+           for i, (name, saying) in enumerate((n, s) for n in PEOPLE for s in SAYINGS)
+           for month in [months[i % 3]]]
+COOKER = {APPLIANCE, USER_ZH[1]}
+
+
+@pytest.mark.parametrize("question", ["我家里都有哪些电器呢？", "我家有什么厨房电器？", "我喜欢的家电用起来怎么样呀？"])
+def test_a_few_memories_of_one_language_are_not_outranked_by_chatter_in_the_other(
+        kb: Kenning, question: str) -> None:
+    """A Chinese user's five messages among 200 lines of English chatter: Chinese has too few rows
+    to measure its null, so nothing is aligned, and the chatter must not be ranked by z values
+    measured on 200 rows against the user's own messages standing on the shipped null (then the
+    best chatter reaches 3 spreads by chance; MemDaily with 200 LoCoMo turns: chatter took the
+    first places of these questions, and only one of the two messages about the rice cooker
+    stayed in the first four)."""
+    assert len(CHATTER) == 200
+    kb.remember_many(USER_ZH + CHATTER)
+    hits = [h.item.content for h in kb.recall(question, k=3, min_relevance=0)]
+    assert COOKER <= set(hits), hits

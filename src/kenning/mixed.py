@@ -76,6 +76,17 @@ class QueryNull:
         code = LANGUAGES.index(passage_language)
         return (cosine - self.centre[code]) / self.spread[code]
 
+    def ranking_z(self, cosine: float, passage_language: Language) -> float:
+        """``z`` on the scale candidates are ranked by: each language's own null when both are
+        measured (``mixed``), else the query language's for every row, which keeps the raw order.
+
+        With a few memories of one language and many of the other, only the many have a measured
+        null; the few stand on the shipped one, made on other text. Their z values do not line
+        up: among 200 unrelated English turns the best reach 3 spreads by chance, as far as a
+        Chinese user's own answer stands on the shipped null (MemDaily with 200 LoCoMo turns:
+        R@10 93.8 ranked by those z values, dense 95.1)."""
+        return self.z(cosine, passage_language if self.mixed else self.query_language)
+
     def aligned(self, seen: Scored) -> Scored:
         """The searched rows with each cosine moved onto the scale of the query's language (the
         same cosines unless the rows hold both languages), to choose the candidates by."""

@@ -85,12 +85,17 @@ def cosine_z(cosine: float, query_language: Language, passage_language: Language
     return (cosine - mean) / sd
 
 
+def shown(probability: float) -> float:
+    """A relevance as every face shows it (4 decimals): a floor set to a shown value keeps that hit."""
+    return round(probability, 4)
+
+
 def relevance_of(z: float, share: float) -> float:
     """The calibrated probability that a hit with this evidence is relevant, in [0, 1]."""
     logit = B0 + B_Z * z + B_SHARE * share + B_AGREE * max(z, 0.0) * share
     if logit < -40:  # exp overflows well before a probability this small matters
         return 0.0
-    return 1.0 / (1.0 + math.exp(-logit))
+    return shown(1.0 / (1.0 + math.exp(-logit)))
 
 
 def relevance(cosine: float | None, share: float, query_language: Language, passage_language: Language) -> float:

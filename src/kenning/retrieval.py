@@ -351,6 +351,7 @@ def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tupl
     is exactly as before.
     """
     z: dict[int, float | None] = {}
+    ranked: dict[int, float | None] = {}
     same: dict[int, bool] = {}
     for row in rows:
         rowid = int(row["rowid"])
@@ -358,9 +359,10 @@ def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tupl
         same[rowid] = passage_language == null.query_language
         cos = ev.cosine.get(rowid)
         z[rowid] = None if cos is None else null.z(cos, passage_language)
-    dense = [v for r, v in z.items() if r in ev.dense_rank and v is not None]
+        ranked[rowid] = None if cos is None else null.ranking_z(cos, passage_language)
+    dense = [v for r, v in ranked.items() if r in ev.dense_rank and v is not None]
     lo, hi = (min(dense), max(dense)) if dense else (0.0, 1.0)
-    return {r: (rescale(v, lo, hi), v, same[r]) for r, v in z.items()}
+    return {r: (rescale(v, lo, hi), z[r], same[r]) for r, v in ranked.items()}
 
 
 def _hits(store: Store, ev: _Evidence, weights: dict[str, float], query_language: str,

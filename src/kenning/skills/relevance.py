@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from ..relevance import NULL as RECALL_NULL
-from ..relevance import Language
+from ..relevance import Language, shown
 
 # (task language, skill language) -> (mean, sd) of the cosine of a task with a skill that does not
 # fit it, for the default embedder (multilingual-e5-small). Measured on the tool sets (dev tasks):
@@ -73,4 +73,4 @@ def skill_relevance(cosine: float, share: float, bm25: float, task_language: Lan
     logit = B0 + B_Z * z + B_SHARE * share + B_BM25 * bm25 + B_AGREE * max(z, 0.0) * share
     if logit < -40:  # exp overflows well before a probability this small matters
         return 0.0
-    return 1.0 / (1.0 + math.exp(-logit))
+    return shown(1.0 / (1.0 + math.exp(-logit)))
