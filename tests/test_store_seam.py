@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
+import typing
 from pathlib import Path
 
 import kenning
-from kenning.store import contract, open_store
+from kenning.store import ItemQuery, contract, open_store
 from kenning.store.sqlite import SQLiteStore
 
 SOURCE = Path(kenning.__file__).parent
@@ -16,6 +18,10 @@ STORE = SOURCE / "store"
 QUERY_CALLS = {"execute", "executemany", "executescript"}
 # modules outside the store that may name sqlite3, and why (catching its errors, say): none today
 SQLITE_ALLOWED: dict[str, str] = {}
+OLD_SELECT_KEYWORDS = {"where", "params", "order", "limit", "columns"}  # select's arguments before ItemQuery
+# what a piece of SQL looks like in a string: a condition, a subquery, a placeholder
+SQL_SHAPES = re.compile(r"\bIS (NOT )?NULL\b|json_each|\binstr\(|\bSELECT\b.*\bFROM\b|\bWHERE\b|\bORDER BY\b|[=<>] \?",
+                        re.S)
 
 
 def _modules_outside_the_store() -> list[Path]:
@@ -41,6 +47,30 @@ def test_no_module_outside_the_store_runs_a_query() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in QUERY_CALLS:
                 found.append(f"{path.relative_to(SOURCE)}:{node.lineno}")
     assert found == [], "move these queries behind kenning.store.contract.Store"
+
+
+def test_items_are_selected_by_a_typed_query_never_by_sql_text() -> None:
+    hints = typing.get_type_hints(contract.Store.select)
+    (first, *rest) = list(inspect.signature(contract.Store.select).parameters)[1:]
+    assert hints[first] is ItemQuery and rest == []
+    found = []
+    for path in _modules_outside_the_store():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "select":
+                texts = [a for a in node.args if isinstance(a, ast.JoinedStr | ast.BinOp)
+                         or (isinstance(a, ast.Constant) and isinstance(a.value, str))]
+                if texts or {k.arg for k in node.keywords} & OLD_SELECT_KEYWORDS:
+                    found.append(f"{path.relative_to(SOURCE)}:{node.lineno}")
+    assert found == [], "pass Store.select an ItemQuery (kenning.store.query), not SQL text or keywords"
+
+
+def test_no_module_outside_the_store_holds_sql_text() -> None:
+    found = []
+    for path in _modules_outside_the_store():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_SHAPES.search(node.value):
+                found.append(f"{path.relative_to(SOURCE)}:{node.lineno}: {node.value[:60]!r}")
+    assert found == [], "SQL belongs in kenning.store; give the store a typed request instead"
 
 
 def test_no_module_outside_the_store_names_sqlite3() -> None:

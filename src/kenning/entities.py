@@ -18,7 +18,7 @@ from .gate import Gate
 from .memory import check_scope, new_id
 from .models import DEFAULT_SCOPE, Entity, render_entity
 from .records import item_from_row
-from .store import Store
+from .store import ItemQuery, Store
 from .text import check_unicode, clean_content, normalize
 from .timeutil import to_epoch, utcnow
 
@@ -105,11 +105,9 @@ class Entities:
         return item_from_row(row)  # type: ignore[return-value]
 
     def list(self, scope: str = DEFAULT_SCOPE, entity_kind: str | None = None) -> list[Entity]:
-        where, params = "kind = 'entity' AND scope = ?", [check_scope(scope)]
-        if entity_kind:
-            where += " AND entity_kind = ?"
-            params.append(entity_kind)
-        return [item_from_row(r) for r in self.store.select(where, params, order="name")]  # type: ignore[misc]
+        query = ItemQuery(kinds=("entity",), scopes=(check_scope(scope),), entity_kind=entity_kind or None,
+                          order="name")
+        return [item_from_row(r) for r in self.store.select(query)]  # type: ignore[misc]
 
     def upsert(
         self,

@@ -17,12 +17,11 @@ from .gate import Gate
 from .memory import check_scope, check_tags, new_id
 from .models import DEFAULT_SCOPE, OUTCOMES, Lesson, render_lesson
 from .records import item_from_row
-from .store import Store
+from .store import ItemQuery, Store
 from .text import clean_content, content_key, normalize
 from .timeutil import to_epoch, utcnow
 
 SLOT_LIMIT = 10_000
-_OUTCOME_ORDER = "CASE outcome WHEN 'negative' THEN 0 WHEN 'neutral' THEN 1 ELSE 2 END"
 
 
 def check_outcome(outcome: object) -> str:
@@ -106,23 +105,14 @@ class Lessons:
     ) -> list[Lesson]:
         """Lessons whose context contains ``context`` (ignoring case and width), optionally of one
         outcome; negative lessons first (what to avoid), then the most applied, then the newest."""
-        where = ["kind = 'lesson'", "scope = ?"]
-        params: list[Any] = [check_scope(scope)]
-        if context is not None:
-            key = normalize(clean_content(context, "context"))
-            where.append("instr(context_key, ?) > 0")
-            params.append(key)
-        if outcome is not None:
-            where.append("outcome = ?")
-            params.append(check_outcome(outcome))
-        for tag in check_tags(tags):
-            where.append("EXISTS (SELECT 1 FROM json_each(items.tags) WHERE value = ?)")
-            params.append(tag)
+        scopes = (check_scope(scope),)
+        key = None if context is None else normalize(clean_content(context, "context"))
+        wanted = None if outcome is None else check_outcome(outcome)
+        tagged = tuple(check_tags(tags))
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
-        rows = self.store.select(
-            " AND ".join(where), params, order=f"{_OUTCOME_ORDER}, applied_count DESC, updated_at DESC", limit=limit
-        )
+        rows = self.store.select(ItemQuery(kinds=("lesson",), scopes=scopes, context_holds=key, outcome=wanted,
+                                           tags=tagged, order="lessons", limit=limit))
         return [item_from_row(r) for r in rows]  # type: ignore[misc]
 
     def applied(self, lesson_id: str, reason: str = "", *, scope: str | None = None) -> Lesson:

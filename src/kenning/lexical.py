@@ -22,7 +22,7 @@ import numpy as np
 
 from .blas import product
 from .fusion import rescale_all
-from .store import Store
+from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorCache, locate
 
 # (rowid, selection score, segmented body), best first
@@ -90,7 +90,8 @@ def _in_scope(
     held, eligible = vectors.held_in_scope(docs, scope, kinds)
     if not held.all():
         missing = docs[~held]
-        rows = store.select(f"rowid IN ({', '.join('?' * len(missing))})", missing.tolist(), columns="scope, kind")
-        belong = {int(r["rowid"]) for r in rows if r["scope"] == scope and (not kinds or r["kind"] in kinds)}
+        rows = store.select(ItemQuery(rowids=tuple(missing.tolist()), scopes=(scope,),
+                                      kinds=tuple(kinds) if kinds else None, columns=()))
+        belong = {int(r["rowid"]) for r in rows}
         eligible[~held] = [r in belong for r in missing.tolist()]
     return eligible

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -34,7 +35,7 @@ from .checks import MAX_TAGS as MAX_TAGS
 from .checks import check_category, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, Fact, Item
 from .records import item_from_row
-from .store import Store
+from .store import ItemQuery, Store
 from .text import clean_content, content_key
 from .timeutil import parse_when, to_epoch, utcnow
 
@@ -460,16 +461,14 @@ class Facts:
             raise InvalidInput(f"max_access must be a whole number >= 0, got {max_access!r}")
         now = utcnow()
         cutoff = to_epoch(now - timedelta(days=float(days)))
-        where = (
-            "kind = 'fact' AND pinned = 0 AND superseded_by IS NULL AND supersedes IS NULL AND ("
-            "  (expires_at IS NOT NULL AND expires_at <= ?)"
-            "  OR (coalesce(last_accessed, created_at) < ? AND access_count <= ? AND importance < ?))"
-        )
-        params: list[Any] = [to_epoch(now), cutoff, max_access, importance_below]
-        if scope is not None:
-            where += " AND scope = ?"
-            params.append(check_scope(scope))
-        stale = [item_from_row(r) for r in self.store.select(where, params, order="created_at")]
+        # unpinned facts outside any supersede chain, expired or idle: two queries, as ItemQuery has no OR
+        base = ItemQuery(kinds=("fact",), scopes=None if scope is None else (check_scope(scope),), pinned=False,
+                         superseded=False, supersedes=False, order="created_at")
+        expired = self.store.select(replace(base, expired_at=to_epoch(now)))
+        idle = self.store.select(replace(base, idle_before=cutoff, max_access=max_access,
+                                         importance_below=importance_below))
+        rows = {int(r["rowid"]): r for r in [*expired, *idle]}.values()
+        stale = [item_from_row(r) for r in sorted(rows, key=lambda r: (r["created_at"], r["rowid"]))]
         if dry_run or not stale:
             return stale  # type: ignore[return-value]
         with self.store.transaction():

@@ -33,6 +33,7 @@ from .errors import InvalidInput
 from .models import DEFAULT_SCOPE, Fact
 from .passages import PassageVectors
 from .records import item_from_row
+from .store import ItemQuery
 from .text import has_cjk
 from .tiers.maintain import scopes
 
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 MIN_MATCH = 3  # characters (2 when the text holds Chinese or Japanese): "a" must not purge everything
 DEFAULT_SCOPE_FILES = ("MEMORY.md", "MEMORY.md.bak", "USER.md", "USER.md.bak", "HISTORY.md")
 DEFAULT_SCOPE_FOLDERS = ("daily", "archive", "sessions")
-_TEXT_COLUMNS = ("content", "source", "tags", "action", "context", "insight", "name", "aliases", "attributes", "notes")
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _targets(kb: Kenning, item_id: str | None, scope: str | None, match: str | N
         return _Targets("item", None, rows, [item.scope], texts)
     if match is None:
         where = check_scope(scope)
-        return _Targets("scope", where, kb.store.select("scope = ?", [where], order="rowid"), [where], [])
+        return _Targets("scope", where, kb.store.select(ItemQuery(scopes=(where,))), [where], [])
     text = " ".join(match.split()) if isinstance(match, str) else ""
     if len(text) < (2 if has_cjk(text) else MIN_MATCH):
         raise InvalidInput(f"--match {match!r} is too short: give at least {MIN_MATCH} characters (2 in Chinese), "
@@ -143,12 +143,7 @@ def _targets(kb: Kenning, item_id: str | None, scope: str | None, match: str | N
 
 def _holding(kb: Kenning, needles: list[str], scope: str | None) -> list[dict[str, Any]]:
     """The items (of ``scope``, or all) with one of ``needles`` in a text column, any ASCII case."""
-    where = " OR ".join(f"instr(lower(coalesce({c}, '')), lower(?))" for c in _TEXT_COLUMNS for _ in needles)
-    params: list[Any] = [n for _ in _TEXT_COLUMNS for n in needles]
-    if scope is not None:
-        where = f"({where}) AND scope = ?"
-        params.append(scope)
-    return kb.store.select(where, params, order="rowid")
+    return kb.store.select(ItemQuery(holding=tuple(needles), scopes=None if scope is None else (scope,)))
 
 
 def _by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

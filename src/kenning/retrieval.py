@@ -12,7 +12,7 @@
    query whose words appear in no document (an English question over Chinese memories) earns
    nothing from the lexical side, so cross-language recall is the semantic ranking itself. Plain
    reciprocal-rank fusion does the opposite: it gives the one-common-word match a full vote.
-3. Filters (kinds, tags, confidence, time range, superseded, expired) in SQL on the candidates; if
+3. Filters (kinds, tags, confidence, time range, superseded, expired) in the store on the candidates; if
    too few survive, the candidate lists are widened and the search runs again.
 4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
    returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
@@ -40,7 +40,7 @@ from .models import KINDS, Hit
 from .records import item_from_row
 from .mixed import QueryNull
 from .relevance import language, relevance
-from .store import Store
+from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorCache
 from .text import check_unicode, query_words
 from .timeutil import from_epoch, to_epoch, utcnow
@@ -88,30 +88,17 @@ class Filters:
     include_superseded: bool = False
     include_expired: bool = False
 
-    def sql(self, now: float) -> tuple[str, list[Any]]:
-        parts: list[str] = []
-        params: list[Any] = []
-        if not self.include_superseded:
-            parts.append("superseded_by IS NULL")
-        if not self.include_expired:
-            parts.append("(expires_at IS NULL OR expires_at > ?)")
-            params.append(now)
-        if self.kinds:
-            parts.append(f"kind IN ({', '.join('?' * len(self.kinds))})")
-            params.extend(self.kinds)
-        for tag in self.tags:
-            parts.append("EXISTS (SELECT 1 FROM json_each(items.tags) WHERE value = ?)")
-            params.append(tag)
-        if self.min_confidence is not None:
-            parts.append("confidence >= ?")
-            params.append(self.min_confidence)
-        if self.since is not None:
-            parts.append("created_at >= ?")
-            params.append(to_epoch(self.since))
-        if self.until is not None:
-            parts.append("created_at <= ?")
-            params.append(to_epoch(self.until))
-        return " AND ".join(parts) or "1", params
+    def query(self, now: float) -> ItemQuery:
+        """The items these filters keep (at ``now``), for the store to pick among the candidates."""
+        return ItemQuery(
+            kinds=self.kinds or None,
+            tags=self.tags,
+            superseded=None if self.include_superseded else False,
+            live_at=None if self.include_expired else now,
+            min_confidence=self.min_confidence,
+            created_since=None if self.since is None else to_epoch(self.since),
+            created_until=None if self.until is None else to_epoch(self.until),
+        )
 
 
 def check_query(query: object) -> str:
@@ -228,7 +215,7 @@ def recall(
     searched = [t for t in searched_terms(terms, df) if df.get(t)]
     weights = {t: idf(len(vectors), df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
-    where, params = filters.sql(now)
+    wanted = filters.query(now)
     pool = max(50, 4 * k)
     while True:
         seen = vectors.scored(qvec, scope, filters.kinds, pool)
@@ -241,7 +228,7 @@ def recall(
                                   pool, LEXICAL_WEIGHT) if searched else []
         evidence = _Evidence.collect(words, weights, dense, lexical)
         evidence.add_cosines(seen, vectors, qvec)
-        ranked = _score_and_filter(store, evidence, where, params, now, null)
+        ranked = _score_and_filter(store, evidence, wanted, now, null)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(ranked) >= k or exhausted:
             break
@@ -289,7 +276,7 @@ class _Evidence:
         self.cosine.update(vectors.cosines(query, wanted[~known].tolist()))
 
 
-_SCORE_COLUMNS = "content, importance, confidence, last_accessed, updated_at"
+_SCORE_COLUMNS = ("content", "importance", "confidence", "last_accessed", "updated_at")
 
 
 def _raw(seen: Scored, chosen: list[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -299,14 +286,13 @@ def _raw(seen: Scored, chosen: list[tuple[int, float]]) -> list[tuple[int, float
 
 
 def _score_and_filter(
-    store: Store, ev: _Evidence, where: str, params: list[Any], now: float, null: QueryNull
+    store: Store, ev: _Evidence, wanted: ItemQuery, now: float, null: QueryNull
 ) -> list[tuple[int, float]]:
     """(rowid, score) of the candidates that pass the filters, best first."""
     ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
     if not ids:
         return []
-    rows = store.select(f"rowid IN ({', '.join('?' * len(ids))}) AND {where}", [*ids, *params],
-                        columns=_SCORE_COLUMNS)
+    rows = store.select(replace(wanted, rowids=tuple(ids), columns=_SCORE_COLUMNS))
     meaning = _meanings(ev, rows, null)
     # the credit levels a memory in the other language against memories in the query's; among
     # candidates all in the other language it would only blur the words they do share (names,
@@ -370,8 +356,7 @@ def _hits(store: Store, ev: _Evidence, weights: dict[str, float], query_language
     """Full items, with their reasons and relevance, for the ranked (rowid, score) pairs."""
     if not ranked:
         return []
-    rows = {int(r["rowid"]): r for r in store.select(
-        f"rowid IN ({', '.join('?' * len(ranked))})", [r for r, _ in ranked])}
+    rows = {int(r["rowid"]): r for r in store.select(ItemQuery(rowids=tuple(r for r, _ in ranked)))}
     # the exact share of every hit, also of those only the vector search found (it ranked them
     # without word evidence, but their relevance should not ignore the words they hold)
     bodies = store.bodies([r for r, _ in ranked])

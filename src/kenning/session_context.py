@@ -36,6 +36,7 @@ from .context import Context, Section, entity_line, heading, item_line, mentione
 from .errors import NotFound
 from .fileio import read_or_none
 from .records import item_from_row
+from .store import ItemQuery
 from .skills.availability import missing
 from .tiers.hotfile import BY_KEY, FILES
 from .tiers.notefile import HISTORY_FILE, daily_name, daily_paragraphs, decode, history_paragraphs
@@ -347,11 +348,10 @@ def _recent(kb: Kenning, scope: str, shown: set[str], latest: list[Note], matchi
     now = utcnow()
     # written by a session: consolidated from its transcript, or by an agent through the MCP tools
     # (a bulk import through the API or the command line is not what a session learned)
-    rows = kb.store.select(
-        "kind IN ('fact', 'lesson') AND scope = ? AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) "
-        "AND created_at >= ? AND (source = 'consolidation' OR source LIKE 'mcp:%')",
-        [scope, to_epoch(now), to_epoch(now - dt.timedelta(days=RECENT_ITEM_DAYS))],
-        order="created_at DESC, rowid DESC", limit=RECENT_ITEMS + len(shown))
+    rows = kb.store.select(ItemQuery(
+        kinds=("fact", "lesson"), scopes=(scope,), superseded=False, live_at=to_epoch(now),
+        created_since=to_epoch(now - dt.timedelta(days=RECENT_ITEM_DAYS)), sources=("consolidation", "mcp:*"),
+        order="newest", limit=RECENT_ITEMS + len(shown)))
     for item in [i for i in map(item_from_row, rows) if i.id not in shown][:RECENT_ITEMS]:
         line = item_line(item, ENTRY_CHARS)
         if line is not None:

@@ -68,7 +68,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..store import Store
+from ..store import ItemQuery, Store
 from ..text import content_key, stem
 from ..timeutil import to_epoch, utcnow
 
@@ -282,9 +282,8 @@ def find(store: Store, scope: str, text: str, vector: np.ndarray, *, near_duplic
     if not near:
         return Novelty("new", "nothing alike is stored")
     cosine = dict(near)
-    rows = store.select(
-        f"rowid IN ({', '.join('?' * len(near))}) AND kind = 'fact' AND superseded_by IS NULL "
-        "AND (expires_at IS NULL OR expires_at > ?)", [*cosine, to_epoch(utcnow())], columns="id, content")
+    rows = store.select(ItemQuery(rowids=tuple(cosine), kinds=("fact",), superseded=False, live_at=to_epoch(utcnow()),
+                                  columns=("id", "content")))
     found: dict[str, Novelty] = {}
     nearest: list[tuple[str, str, float]] = []
     suspects: list[Suspect] = []

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from .contract import Store
+from .query import ItemQuery
 from .url import StoreLocation, locate, masked
 
 if TYPE_CHECKING:
@@ -48,4 +49,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Store", "SQLiteStore", "StoreLocation", "locate", "open_store"]
+__all__ = ["ItemQuery", "Store", "SQLiteStore", "StoreLocation", "locate", "open_store"]

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
+from .query import ItemQuery
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -122,10 +124,9 @@ class Store(Protocol):
     def find_current(self, scope: str, kind: str, content_key: str) -> dict[str, Any] | None:
         """The unsuperseded item of ``scope`` and ``kind`` with this content key, or None."""
 
-    def select(self, where: str, params: Sequence[Any] = (), order: str = "", limit: int | None = None,
-               columns: str = "*") -> list[dict[str, Any]]:
-        """Items matching a condition over the items' columns, written by the caller from fixed
-        text and ``?`` parameters (each row with its ``rowid``)."""
+    def select(self, query: ItemQuery) -> list[dict[str, Any]]:
+        """The items ``query`` matches (``kenning.store.query``: its fields combine with AND), in its
+        order, each a dict of the columns it names with the item's ``rowid``."""
 
     def touch(self, rowids: Iterable[int], now: float) -> None:
         """Count an access on each item (may be written behind; rows read show it at once)."""

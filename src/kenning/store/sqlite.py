@@ -34,9 +34,11 @@ from ..text import content_key, fts_match_expression, normalize, segment
 from . import access
 from .access import PendingAccesses
 from .migrations import check_tables, migrate
+from .query import ITEM_COLUMNS, ItemQuery
 from .sqlite_audit import AuditRows
 from .sqlite_ledgers import LedgerRows
 from .sqlite_passages import PassageRows
+from .sqlite_query import select_sql
 from .sqlite_skills import SkillRows
 from .vectors import VectorCache
 
@@ -47,11 +49,6 @@ DOC_FREQ_CACHE = 100_000  # terms
 # (key column, the text column it is derived from, how): see ``SQLiteStore._masked``
 _DERIVED_KEYS = (("content_key", "content", content_key), ("context_key", "context", normalize))
 BUSY_TIMEOUT_MS = 60_000
-ITEM_COLUMNS = (
-    "id kind scope content content_key tags source confidence category importance created_at updated_at "
-    "last_accessed access_count expires_at superseded_by supersedes pinned reinforced action context "
-    "context_key outcome insight applied_count name entity_kind aliases attributes notes"
-).split()
 
 
 class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows):
@@ -225,20 +222,16 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows):
             (scope, kind, content_key),
         )
 
-    def select(
-        self, where: str, params: Sequence[Any] = (), order: str = "", limit: int | None = None,
-        columns: str = "*",
-    ) -> list[dict[str, Any]]:
-        """Items matching a WHERE clause built by the caller from fixed text and ``?`` parameters."""
-        sql = f"SELECT rowid, {columns} FROM items WHERE {where}"
-        if order:
-            sql += f" ORDER BY {order}"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+    def select(self, query: ItemQuery) -> list[dict[str, Any]]:
+        """The items ``query`` matches, in its order (the statement is built in ``sqlite_query``)."""
+        statement = select_sql(query)
+        if statement is None:
+            return []
+        sql, params = statement
         with self._lock:
-            if self._accesses and any(c in where or c in order for c in access.COLUMNS):
+            if self._accesses and query.reads_access_counts:
                 self.flush_touches()  # the database itself must hold them to select or sort by them
-            cur = self._conn.execute(sql, list(params))
+            cur = self._conn.execute(sql, params)
             names = [d[0] for d in cur.description]
             return [self._accesses.shown_in(dict(zip(names, row))) for row in cur.fetchall()]
 

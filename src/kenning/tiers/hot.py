@@ -61,6 +61,7 @@ from ..memory import _EMPHASIS, Facts
 from ..models import DEFAULT_SCOPE, Fact
 from ..passages import PassageVectors
 from ..records import item_from_row
+from ..store import ItemQuery
 from ..text import clean_content, content_key, holds
 from ..timeutil import utcnow
 from ..tokens import count_tokens
@@ -424,8 +425,8 @@ class HotMemory:
         return self.facts.head_of(fact) if fact.superseded_by else fact
 
     def _hot_facts(self) -> list[Fact]:
-        rows = self.store.select("kind = 'fact' AND scope = ? AND pinned = 1 AND superseded_by IS NULL AND EXISTS "
-                                 "(SELECT 1 FROM json_each(items.tags) WHERE value = ?)", [self.scope, HOT_TAG])
+        rows = self.store.select(ItemQuery(kinds=("fact",), scopes=(self.scope,), pinned=True, superseded=False,
+                                           tags=(HOT_TAG,)))
         return [f for f in map(item_from_row, rows) if isinstance(f, Fact)]
 
     def _remember(self, entry: Entry, reason: str) -> Fact:

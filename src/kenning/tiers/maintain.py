@@ -31,6 +31,7 @@ from ..checks import check_scope
 from ..errors import InvalidInput, KenningError
 from ..models import DEFAULT_SCOPE, Fact
 from ..records import item_from_row
+from ..store import ItemQuery
 from ..text import content_key
 from ..timeutil import to_epoch, utcnow
 from .hot import Compression, HotMemory
@@ -127,8 +128,8 @@ def _plan(kb: Kenning, archive_after_days: int, today: dt.date | None) -> _Plan:
         if promotions := _suggestions(kb, hot, notes, scope, today):
             plan.promotions[scope] = promotions
     now = to_epoch(utcnow())
-    rows = kb.store.select("kind = 'fact' AND expires_at IS NOT NULL AND expires_at <= ? AND superseded_by IS NULL",
-                           [now], columns="id, scope, content, pinned", order="id")
+    rows = kb.store.select(ItemQuery(kinds=("fact",), expired_at=now, superseded=False,
+                                     columns=("id", "scope", "content", "pinned"), order="id"))
     plan.expired = [{"id": r["id"], "scope": r["scope"], "content": r["content"], "was_pinned": bool(r["pinned"])}
                     for r in rows]
     return plan
@@ -136,10 +137,8 @@ def _plan(kb: Kenning, archive_after_days: int, today: dt.date | None) -> _Plan:
 
 def _suggestions(kb: Kenning, hot: HotMemory, notes: Notes, scope: str, today: dt.date | None) -> list[dict[str, Any]]:
     now = to_epoch(utcnow())
-    rows = kb.store.select(
-        "kind = 'fact' AND scope = ? AND pinned = 0 AND superseded_by IS NULL "
-        "AND (expires_at IS NULL OR expires_at > ?) AND access_count + reinforced >= ?", [scope, now, PROMOTE_USES],
-        order="access_count + reinforced DESC, id", limit=MAX_SUGGESTIONS)
+    rows = kb.store.select(ItemQuery(kinds=("fact",), scopes=(scope,), pinned=False, superseded=False, live_at=now,
+                                     min_uses=PROMOTE_USES, order="most_used", limit=MAX_SUGGESTIONS))
     hot_keys = {content_key(e.text) for e in hot.entries(pick_up_edits=False)}
     out: list[dict[str, Any]] = []
     for fact in map(item_from_row, rows):
