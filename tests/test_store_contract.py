@@ -22,7 +22,7 @@ from kenning.store import ItemQuery, Store, open_store
 from kenning.store.query import ITEM_COLUMNS
 from kenning.text import content_key, query_words
 
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "postgres"]
 AWS = "AKIAIOSFODNN7EXAMPLE"  # the shape of an AWS access key: every store masks it
 T0 = 1_800_000_000.0
 
@@ -30,6 +30,11 @@ T0 = 1_800_000_000.0
 @pytest.fixture
 def sqlite_location(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path}/contract.db"
+
+
+@pytest.fixture
+def postgres_location(postgres_database: Callable[[], str]) -> str:
+    return postgres_database()
 
 
 @pytest.fixture(params=BACKENDS)

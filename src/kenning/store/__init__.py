@@ -1,8 +1,8 @@
 """Storage: where items, their full-text rows, vectors, the audit log, skill versions and usage live.
 
 ``Store`` (``contract``) is what every backend promises; ``open_store`` is the one place that picks
-an implementation, from a path or URL (``url.locate``): SQLite today (one file, by default in the
-data directory). A PostgreSQL + pgvector store will plug in here behind the same contract.
+an implementation, from a path or URL (``url.locate``): SQLite (one file, by default in the data
+directory) or PostgreSQL with pgvector (``postgresql://…``, a server shared by many hosts).
 Nothing heavy is imported until a store is opened.
 """
 
@@ -12,10 +12,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
 from .contract import Store
 from .query import ItemQuery
-from .url import StoreLocation, locate, masked
+from .url import StoreLocation, locate, open_postgres
 
 if TYPE_CHECKING:
     from ..gate.edge import EdgeRedactor
@@ -31,9 +30,8 @@ def open_store(location: str | os.PathLike[str] | StoreLocation, embedder_name: 
     secrets and personal data)."""
     where = location if isinstance(location, StoreLocation) else locate(location, setting=setting)
     if where.backend == "postgresql":
-        raise ConfigError(f"{where.setting} asks for the PostgreSQL database {masked(where.url or '')}, but this "
-                          "build of kenning has no PostgreSQL backend yet; point it at a SQLite file (a path or "
-                          "sqlite:///abs/path.db), or unset it to use kenning.db in the data directory")
+        return open_postgres(where, embedder_name, dim, allow_embedder_change=allow_embedder_change,
+                             snapshot=snapshot, redactor=redactor)
     assert where.path is not None  # a SQLite location always has its file
     from .sqlite import SQLiteStore  # numpy and the vector cache only once a store is opened
 

@@ -4,8 +4,9 @@
     sqlite:///abs/path/kenning.db             the same, as a URL (the path must be absolute)
     postgresql://user:secret@host:5432/db     a PostgreSQL server (also ``postgres://``)
 
-``locate`` only reads the text; ``kenning.store.open_store`` picks the implementation from it.
-Imports nothing heavy: ``kenning path`` reads it without opening anything.
+``locate`` only reads the text; ``kenning.store.open_store`` picks the implementation from it
+(``open_postgres`` for a server). Imports nothing heavy: ``kenning path`` reads it without opening
+anything, and the PostgreSQL driver is imported only when such a store is opened.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from .postgres import PostgresStore
 
 BACKENDS = {"sqlite": "sqlite", "postgresql": "postgresql", "postgres": "postgresql"}  # scheme -> backend
 ACCEPTED = "a file path, sqlite:///abs/path.db, or postgresql://user@host/db (postgres://…)"
@@ -61,6 +66,21 @@ def locate(location: str | os.PathLike[str], *, setting: str = "the database loc
     if backend == "sqlite":
         return StoreLocation("sqlite", _sqlite_url_path(text, setting), None, setting)
     return StoreLocation(backend, None, text, setting)
+
+
+def open_postgres(where: StoreLocation, embedder_name: str, dim: int, **options: Any) -> PostgresStore:
+    """The PostgreSQL store at ``where`` (``options``: those of ``PostgresStore``), or a clear error
+    when the driver is not installed."""
+    assert where.url is not None
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(f"{where.setting} asks for the PostgreSQL database {where.shown}, which needs psycopg 3 and "
+                          f"its connection pool ({exc}); install them: pip install 'kenning[postgres]'") from exc
+    from .postgres import PostgresStore
+
+    return PostgresStore(where.url, embedder_name, dim, setting=where.setting, **options)
 
 
 def _file(text: str, base: Path | None) -> Path:

@@ -16,10 +16,10 @@ at 100k facts).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -143,22 +143,39 @@ class VectorCache:
         self.max_rowid = max(self.max_rowid, int(rows[-1][0]))
         self._update_bits()
 
-    def _load(self, conn: sqlite3.Connection, after: int) -> list[tuple[int, bytes, str, str, str]]:
+    # the reads below are the cache's only SQL: a backend that speaks another dialect, or keeps a
+    # log of what changed (``postgres_vectors``), overrides them, and everything else stays the same
+    def _load(self, conn: Any, after: int) -> list[tuple[int, bytes, str, str, str]]:
+        """Every vector row after rowid ``after`` (rowid, float32 bytes, scope, kind, lang), by rowid."""
         return conn.execute(
             "SELECT v.item_rowid, v.vec, i.scope, i.kind, v.lang FROM vectors v JOIN items i ON i.rowid = v.item_rowid "
             "WHERE v.item_rowid > ? ORDER BY v.item_rowid",
             (after,),
         ).fetchall()
 
-    def refresh(self, conn: sqlite3.Connection, *, committed: bool = True) -> None:
+    def _state(self, conn: Any) -> tuple[str, str]:
+        """(the count of deleted or rewritten vectors, the store's id) as the database holds them."""
+        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('vector_rewrites', 'store_id')"))
+        return meta["vector_rewrites"], meta["store_id"]
+
+    def _stored(self, conn: Any, rowid: int) -> bytes | None:
+        """The stored vector of one item, as float32 bytes (None when it has none)."""
+        row = conn.execute("SELECT vec FROM vectors WHERE item_rowid = ?", (rowid,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def _caught_up(self, conn: Any, rewrites: str) -> bool:
+        """Apply just the deletes and rewrites since the cache last looked, if the database says
+        which they were; False when it cannot (SQLite keeps no such log: the cache is rebuilt)."""
+        return False
+
+    def refresh(self, conn: Any, *, committed: bool = True) -> None:
         """Bring the cache up to date with the database (cheap when nothing changed): new rows have
         a higher rowid and are appended; a deleted or rewritten vector (by any connection) bumps a
         counter that triggers keep, and the cache is then rebuilt, from the snapshot file when it
         is valid. ``committed`` is False inside a write transaction: no snapshot of rows that may
         still be rolled back is written."""
-        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('vector_rewrites', 'store_id')"))
-        rewrites, store_id = meta["vector_rewrites"], meta["store_id"]
-        if rewrites != self.rewrites:
+        rewrites, store_id = self._state(conn)
+        if rewrites != self.rewrites and not self._caught_up(conn, rewrites):
             self._clear()
             self.rewrites = rewrites
         if not self._size and self.snapshot_path:
@@ -168,13 +185,12 @@ class VectorCache:
         if committed and self.snapshot_path and len(rows) >= SNAPSHOT_STALE and self._size >= SNAPSHOT_FROM:
             self._save(store_id)
 
-    def _restore(self, conn: sqlite3.Connection, store_id: str) -> None:
+    def _restore(self, conn: Any, store_id: str) -> None:
         assert self.snapshot_path is not None and self.rewrites is not None
         snap = snapshot.load(self.snapshot_path, store_id, self.rewrites, self.dim)
         if snap is None or not len(snap.rowids):
             return
-        last = conn.execute("SELECT vec FROM vectors WHERE item_rowid = ?", (int(snap.rowids[-1]),)).fetchone()
-        if last is None or bytes(last[0]) != snap.matrix[-1].tobytes():
+        if self._stored(conn, int(snap.rowids[-1])) != snap.matrix[-1].tobytes():
             return  # the database is not the one the snapshot was taken of
         self._scope_codes = {name: code for code, name in enumerate(snap.scope_names)}
         self._kind_codes = {name: code for code, name in enumerate(snap.kind_names)}

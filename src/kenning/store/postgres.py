@@ -1,0 +1,396 @@
+"""The PostgreSQL store: one database shared by many agents on many hosts, pgvector for vectors.
+
+The same contract as the SQLite store (``kenning.store.contract``), over psycopg 3 and a small
+connection pool. ``transaction()`` takes one connection for the thread that opens it; nested calls
+join it, and an exception in the outermost one rolls all of it back. Every write transaction first
+takes one advisory lock of the database (``postgres_schema.WRITE_LOCK``), so writers queue as they
+do on SQLite's write lock, on any host: what a transaction compared (is this fact stored already?
+how often was it reinforced?) is what it changes, and rowids become visible in the order they were
+given out. Reads outside a transaction run in autocommit on a pooled connection and never wait for
+a writer. The store's parts (``postgres_search``, ``postgres_audit``, ``postgres_skills``,
+``postgres_passages``, ``postgres_ledgers``, ``postgres_query``) hold the SQL of one concern each;
+the schema and its migrations are in ``postgres_schema``.
+
+Every string written to an item, its full-text row, an entity name or the audit log passes
+``redactor`` first, and the store segments an item's text itself after masking, as SQLite's does.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import threading
+import weakref
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..errors import EmbedderMismatch, StoreError
+from ..relevance import language
+from ..text import content_key, normalize, segment
+from .access import PendingAccesses
+from .postgres_audit import AuditRows
+from .postgres_ledgers import LedgerRows
+from .postgres_passages import PassageRows
+from .postgres_query import QueryRows
+from .postgres_schema import WRITE_LOCK, check_tables, migrate
+from .postgres_search import SearchRows, Transaction
+from .postgres_skills import SkillRows
+from .postgres_vectors import PgVectorCache, register_vector
+from .query import ITEM_COLUMNS
+from .url import masked
+
+if TYPE_CHECKING:
+    from ..gate.edge import EdgeRedactor
+
+POOL_MIN, POOL_MAX = 1, 4  # connections per store (a process); a server allows ~100 in all by default
+POOL_TIMEOUT = 60.0  # seconds a call waits for a free connection
+CONNECT_TIMEOUT = 10  # seconds, unless the URL says (connect_timeout=...)
+_DERIVED_KEYS = (("content_key", "content", content_key), ("context_key", "context", normalize))
+_ACCESS_UPDATE = ("UPDATE items SET last_accessed = greatest(coalesce(last_accessed, 0), %s), "
+                  "access_count = access_count + %s WHERE rowid = %s")
+# the tables a purge leaves deleted or blanked text in, which VACUUM FULL rewrites without it
+_TEXT_TABLES = "items, items_fts, vectors, entity_names, audit, skill_usage, skill_versions, skill_blobs"
+
+
+class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, LedgerRows):
+    """Items, their full-text rows and vectors, entity names, the audit log and the skill, passage and
+    ledger rows in one PostgreSQL database (with the ``vector`` extension)."""
+
+    def __init__(self, url: str, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
+                 snapshot: Path | None = None, redactor: EdgeRedactor | None = None, setting: str = "the database URL",
+                 pool_min: int = POOL_MIN, pool_max: int = POOL_MAX) -> None:
+        if redactor is None:
+            from ..gate.edge import EdgeRedactor  # here, not at the top: the gate package imports the store
+
+            redactor = EdgeRedactor()
+        self.url = url
+        self.shown = masked(url)
+        self.dim = dim
+        self.redactor = redactor
+        self._local = threading.local()
+        self._cache_lock = threading.RLock()
+        self.vectors = PgVectorCache(dim, snapshot)
+        self._doc_freq: dict[str, int] = {}
+        self._seen: dict[str, str | None] = {}
+        self._touch_lock = threading.RLock()
+        self._accesses = PendingAccesses(self._write_accesses_later)
+        self._closed = False
+        self.schema_version = self._prepare(setting)
+        self._pool = ConnectionPool(url, min_size=pool_min, max_size=max(pool_min, pool_max), open=False,
+                                    kwargs={"autocommit": True, **self._defaults()}, configure=register_vector,
+                                    timeout=POOL_TIMEOUT, name=f"kenning {self.shown}")
+        # no check on checkout: a round trip each (5 ms a recall); a connection found broken is
+        # dropped by the pool when it comes back, so a server restart fails one call per connection
+        try:
+            self._pool.open(wait=True, timeout=POOL_TIMEOUT)
+            self._check_embedder(embedder_name, dim, allow_embedder_change)
+        except BaseException:
+            self._pool.close()
+            raise
+        _UNWRITTEN.add(self)  # a program that exits without closing the store still writes its counts
+
+    def _prepare(self, setting: str) -> int:
+        """Connect once to migrate the schema and check it; the schema version."""
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, **self._defaults())
+        except psycopg.Error as exc:
+            reason = " ".join(str(exc).split())  # libpq's message spans lines
+            raise StoreError(f"{setting} asks for the PostgreSQL database {self.shown}, which cannot be reached: "
+                             f"{reason}; check the URL (host, port, user, password, database) and that the server "
+                             "runs and accepts this client") from exc
+        with conn:
+            version = migrate(conn, self.shown)
+            check_tables(conn, self.shown)
+        return version
+
+    def _defaults(self) -> dict[str, Any]:
+        """Connection settings the URL may leave out: a server that does not answer is given up on
+        after ``CONNECT_TIMEOUT`` seconds instead of never."""
+        try:
+            given = psycopg.conninfo.conninfo_to_dict(self.url)
+        except psycopg.Error:
+            return {}  # a malformed URL: connecting says what is wrong with it
+        return {} if "connect_timeout" in given else {"connect_timeout": CONNECT_TIMEOUT}
+
+    # -- lifecycle and transactions -----------------------------------------------------------
+
+    def close(self) -> None:
+        with self._touch_lock:
+            if self._closed:
+                return
+            try:
+                self.flush_touches()
+            finally:
+                self._closed = True
+                self._pool.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction; nested calls join the outer one."""
+        with self._write():
+            yield
+
+    def _tx(self) -> Transaction | None:
+        return getattr(self._local, "tx", None)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._closed:
+            raise StoreError(f"the store of {self.shown} is closed; open it again")
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except PoolTimeout as exc:
+            raise StoreError(f"no connection to {self.shown} came free within {POOL_TIMEOUT:.0f} s ({exc}); "
+                             "the server may be down or overloaded") from exc
+
+    @contextmanager
+    def _read(self) -> Iterator[psycopg.Connection[Any]]:
+        tx = self._tx()
+        if tx is not None:
+            yield tx.conn
+            return
+        with self._connection() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[psycopg.Connection[Any]]:
+        """``transaction`` with the connection, for the store's own statements."""
+        tx = self._tx()
+        if tx is not None:
+            tx.depth += 1
+            try:
+                yield tx.conn
+            finally:
+                tx.depth -= 1
+            return
+        with self._connection() as conn:
+            tx = self._local.tx = Transaction(conn)
+            with self._touch_lock:
+                accesses = self._accesses.take()  # every write transaction carries them
+            try:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    if accesses:
+                        conn.cursor().executemany(_ACCESS_UPDATE, accesses)
+                    yield conn
+            except BaseException:
+                with self._touch_lock:
+                    self._accesses.give_back(accesses)
+                if tx.holds_cache:  # it took in rows that are now gone
+                    self.vectors.reset()
+                raise
+            finally:
+                self._local.tx = None
+                if tx.holds_cache:
+                    self._cache_lock.release()
+
+    def _index_written(self) -> None:
+        tx = self._tx()
+        assert tx is not None, "full-text rows and vectors are written inside a transaction"
+        tx.index_written = True
+        with self._cache_lock:
+            self._doc_freq.clear()
+
+    def _check_embedder(self, name: str, dim: int, allow_change: bool) -> None:
+        meta = self.meta()
+        if not meta.get("embedder"):
+            self.set_embedder(name, dim)
+            return
+        if (meta["embedder"], int(meta["dim"])) != (name, dim) and not allow_change:
+            raise EmbedderMismatch(
+                f"{self.shown} was indexed with embedder {meta['embedder']} ({meta['dim']} dims), "
+                f"but {name} ({dim} dims) is configured; run `kenning reindex` to re-embed everything "
+                "with the configured embedder, or configure the original one again"
+            )
+
+    def set_embedder(self, name: str, dim: int) -> None:
+        with self._write() as conn:
+            conn.cursor().executemany(
+                "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [("embedder", name), ("dim", str(dim))])
+
+    def meta(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self._rows("SELECT key, value FROM meta")}
+
+    # -- items ------------------------------------------------------------------------------
+
+    def insert_item(self, row: dict[str, Any], text: str, vec: np.ndarray) -> int:
+        """Insert an item with its vector and ``text`` for the full-text index; returns its rowid."""
+        cols = [c for c in ITEM_COLUMNS if c in row]
+        row = self._masked(row)
+        vector = self._vector(vec)
+        body = self._body(text)
+        params = [*map(_sql, (row[c] for c in cols)), body, self._terms(body), vector,
+                  language(str(row.get("content") or text))]
+        with self._write() as conn:
+            self._index_written()
+            (rowid,) = conn.execute(  # one round trip for the three rows
+                f"WITH item AS (INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))}) "
+                "RETURNING rowid), "
+                "fts AS (INSERT INTO items_fts (rowid, body, terms) SELECT rowid, %s, array_to_tsvector(%s::text[]) "
+                "FROM item) "
+                "INSERT INTO vectors (item_rowid, vec, lang) SELECT rowid, %s, %s FROM item RETURNING item_rowid",
+                params).fetchone() or (0,)
+        return int(rowid)
+
+    def update_item(self, rowid: int, changes: dict[str, Any]) -> None:
+        if not changes:
+            return
+        unknown = [c for c in changes if c not in ITEM_COLUMNS]
+        if unknown:
+            raise StoreError(f"items have no column {', '.join(unknown)}; the columns are {', '.join(ITEM_COLUMNS)}")
+        sets = ", ".join(f"{c} = %s" for c in changes)
+        changes = self._masked(changes)
+        with self._write() as conn:
+            conn.execute(f"UPDATE items SET {sets} WHERE rowid = %s", [*map(_sql, changes.values()), rowid])
+
+    def replace_index(self, rowid: int, text: str, vec: np.ndarray) -> None:
+        """New full-text row and vector for an item whose text changed (e.g. an entity upsert)."""
+        vector = self._vector(vec)
+        with self._write() as conn:
+            self._index_written()
+            body = self._body(text)
+            conn.execute("INSERT INTO items_fts (rowid, body, terms) VALUES (%s, %s, array_to_tsvector(%s::text[])) "
+                         "ON CONFLICT (rowid) DO UPDATE SET body = excluded.body, terms = excluded.terms",
+                         (rowid, body, self._terms(body)))
+            found = conn.execute("SELECT content FROM items WHERE rowid = %s", (rowid,)).fetchone()
+            lang = language(str(found[0])) if found else "en"
+            conn.execute("UPDATE vectors SET vec = %s, lang = %s WHERE item_rowid = %s", (vector, lang, rowid))
+
+    def delete_item(self, rowid: int) -> None:
+        with self._write() as conn:
+            self._index_written()
+            conn.execute("DELETE FROM items_fts WHERE rowid = %s", (rowid,))
+            conn.execute("DELETE FROM vectors WHERE item_rowid = %s", (rowid,))
+            conn.execute("DELETE FROM entity_names WHERE item_rowid = %s", (rowid,))
+            conn.execute("DELETE FROM items WHERE rowid = %s", (rowid,))
+
+    def get(self, item_id: str) -> dict[str, Any] | None:
+        return self._item("SELECT * FROM items WHERE id = %s", (item_id,))
+
+    def get_rowid(self, rowid: int) -> dict[str, Any] | None:
+        return self._item("SELECT * FROM items WHERE rowid = %s", (rowid,))
+
+    def find_current(self, scope: str, kind: str, content_key: str) -> dict[str, Any] | None:
+        # md5(...) as the unique index has it, so that the index answers
+        return self._item(
+            "SELECT * FROM items WHERE scope = %s AND kind = %s AND md5(content_key) = md5(%s) AND content_key = %s "
+            "AND superseded_by IS NULL", (scope, kind, content_key, content_key))
+
+    def _item(self, sql: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
+        with self._read() as conn:
+            row = conn.cursor(row_factory=dict_row).execute(sql, params).fetchone()
+        return self._shown(row) if row else None
+
+    def _shown(self, row: dict[str, Any]) -> dict[str, Any]:
+        with self._touch_lock:
+            return self._accesses.shown_in(row)
+
+    def _pending_touches(self) -> bool:
+        with self._touch_lock:
+            return bool(self._accesses)
+
+    def touch(self, rowids: Iterable[int], now: float) -> None:
+        """Count an access on each item (recall calls this for what it returns); written behind,
+        see ``store.access``."""
+        with self._touch_lock:
+            if not self._closed:
+                self._accesses.add(rowids, now)
+
+    def flush_touches(self) -> None:
+        """Write the pending access counts now."""
+        if self._pending_touches():
+            with self.transaction():
+                pass  # a write transaction begins by writing them
+
+    def _write_accesses_later(self) -> None:
+        """The pending counts' timer (another thread)."""
+        if self._closed:
+            return
+        try:
+            self.flush_touches()
+        except (psycopg.OperationalError, StoreError):  # the server is away: still pending, try later
+            with self._touch_lock:
+                self._accesses.schedule()
+
+    def counts(self, scope: str | None) -> list[tuple[str, str, int, int, int]]:
+        """(scope, kind, total, current, pinned) per scope and kind."""
+        where, params = ("WHERE scope = %s", [scope]) if scope else ("", [])
+        rows = self._rows(
+            "SELECT scope, kind, count(*), count(*) FILTER (WHERE superseded_by IS NULL), sum(pinned) FROM items "
+            f'{where} GROUP BY scope, kind ORDER BY scope COLLATE "C", kind COLLATE "C"', params)
+        return [(str(r[0]), str(r[1]), int(r[2]), int(r[3] or 0), int(r[4] or 0)) for r in rows]
+
+    # -- entity names -------------------------------------------------------------------------
+
+    def entity_rowid(self, scope: str, name_key: str) -> int | None:
+        rows = self._rows("SELECT item_rowid FROM entity_names WHERE scope = %s AND name_key = %s", (scope, name_key))
+        return int(rows[0][0]) if rows else None
+
+    def entity_names(self, scope: str) -> list[tuple[str, int]]:
+        return [(str(r[0]), int(r[1])) for r in self._rows(
+            "SELECT name_key, item_rowid FROM entity_names WHERE scope = %s", (scope,))]
+
+    def add_entity_names(self, scope: str, rowid: int, keys: Iterable[str]) -> None:
+        rows = [(scope, self.redactor.text(k), rowid) for k in keys]
+        if not rows:
+            return
+        with self._write() as conn:
+            conn.cursor().executemany("INSERT INTO entity_names (scope, name_key, item_rowid) VALUES (%s, %s, %s) "
+                                      "ON CONFLICT DO NOTHING", rows)
+
+    # -- writing helpers ----------------------------------------------------------------------
+
+    def _masked(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The row with every string in it masked (``redactor``); a lookup key whose text had to be
+        masked is derived again from the masked text (as ``SQLiteStore._masked``)."""
+        out = {column: self.redactor.value(value, what=column) for column, value in row.items()}
+        for key, text, derive in _DERIVED_KEYS:
+            if row.get("kind") == "entity" and key == "content_key":
+                text = "name"
+            if key in row and text in row and out[text] != row[text]:
+                out[key] = derive(out[text])
+        return out
+
+    def _body(self, text: str) -> str:
+        return segment(self.redactor.text(text))
+
+    # -- maintenance ---------------------------------------------------------------------------
+
+    def vacuum(self) -> None:
+        """Make deleted and blanked text leave the tables' files: VACUUM FULL rewrites each table
+        with its live rows only (it locks each table meanwhile). The server's write-ahead log and
+        its backups keep what they hold until they are recycled."""
+        if self._tx() is not None:
+            raise StoreError("vacuum cannot run inside a transaction; call it after the transaction ends")
+        with self._connection() as conn:
+            conn.execute(f"VACUUM FULL {_TEXT_TABLES}")
+
+
+_UNWRITTEN: weakref.WeakSet[PostgresStore] = weakref.WeakSet()
+
+
+@atexit.register
+def _write_pending_counts() -> None:
+    for store in list(_UNWRITTEN):
+        if not store._closed:
+            try:
+                store.flush_touches()
+            except (psycopg.Error, StoreError):
+                pass  # the server is gone at exit: the counts are lost, nothing else
+
+
+def _sql(value: Any) -> Any:
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return int(value)
+    return value

@@ -1,0 +1,153 @@
+"""The PostgreSQL store's skill rows: versions with their files, usage and pins (as ``sqlite_skills``).
+
+A version's files sit in ``skill_blobs`` under the SHA-256 of their (masked) bytes, so an unchanged
+file costs nothing in the next version. Versions are numbered per location (source root + path
+inside it) and only ever added; the next number is taken under the store's write lock, so two
+hosts recording the same skill at once get 1 and 2, never 1 twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .contract import SkillUsageCounts, SkillUsageEvent, SkillVersionRow
+from .postgres_base import PgBase, holds
+
+_VERSION_COLUMNS = "number, name, source, root, rel_path, action, checksum, version_field, at, actor, reason, deleted"
+_C = ' COLLATE "C"'  # strings sort by code point, as SQLite's BINARY does
+
+
+class SkillRows(PgBase):
+    # -- versions -------------------------------------------------------------------------------
+
+    def add_skill_version(self, *, name: str, source: str, root: str, rel_path: str, action: str, checksum: str,
+                          version_field: str | None, at: float, actor: str, reason: str, deleted: bool,
+                          files: Mapping[str, bytes]) -> int:
+        edge = self.redactor
+        with self._write() as conn:
+            (last,) = conn.execute("SELECT max(number) FROM skill_versions WHERE root = %s AND rel_path = %s",
+                                   (root, rel_path)).fetchone() or (None,)
+            number = int(last or 0) + 1
+            (version_id,) = conn.execute(
+                f"INSERT INTO skill_versions ({_VERSION_COLUMNS}) VALUES "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                (number, name, source, root, rel_path, action, checksum, version_field, at, actor,
+                 edge.text(reason, what="the reason"), int(deleted)),
+            ).fetchone() or (0,)
+            for path, raw in sorted(files.items()):
+                data = edge.data(raw, secrets_only=True)
+                sha = hashlib.sha256(data).hexdigest()
+                conn.execute("INSERT INTO skill_blobs (sha256, content) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                             (sha, data))
+                conn.execute("INSERT INTO skill_version_files (version_id, path, sha256, size) VALUES (%s, %s, %s, %s)",
+                             (version_id, path, sha, len(data)))
+        return number
+
+    def skill_history(self, root: str, rel_path: str, *, last: bool = False) -> list[SkillVersionRow]:
+        order = "number DESC LIMIT 1" if last else "number"
+        return [_version(r) for r in self._rows(
+            f"SELECT {_VERSION_COLUMNS} FROM skill_versions WHERE root = %s AND rel_path = %s ORDER BY {order}",
+            (root, rel_path))]
+
+    def skill_version_sizes(self, root: str, rel_path: str) -> dict[int, list[tuple[str, int]]]:
+        sizes: dict[int, list[tuple[str, int]]] = {}
+        for number, path, size in self._rows(
+                "SELECT v.number, f.path, f.size FROM skill_version_files f "
+                "JOIN skill_versions v ON v.id = f.version_id WHERE v.root = %s AND v.rel_path = %s "
+                f"ORDER BY f.path{_C}", (root, rel_path)):
+            sizes.setdefault(int(number), []).append((str(path), int(size)))
+        return sizes
+
+    def skill_version_files(self, root: str, rel_path: str, number: int) -> dict[str, bytes] | None:
+        # one statement: a version with no files (a deletion) still gives one row, of NULLs
+        rows = self._rows(
+            "SELECT f.path, b.content FROM skill_versions v LEFT JOIN skill_version_files f ON f.version_id = v.id "
+            "LEFT JOIN skill_blobs b ON b.sha256 = f.sha256 WHERE v.root = %s AND v.rel_path = %s AND v.number = %s "
+            f"ORDER BY f.path{_C}", (root, rel_path, number))
+        if not rows:
+            return None
+        return {str(path): bytes(content) for path, content in rows if path is not None and content is not None}
+
+    def skill_file_hashes(self, root: str, rel_path: str) -> set[tuple[str, str]]:
+        return {(str(p), str(s)) for p, s in self._rows(
+            "SELECT DISTINCT f.path, f.sha256 FROM skill_version_files f JOIN skill_versions v ON v.id = f.version_id "
+            "WHERE v.root = %s AND v.rel_path = %s", (root, rel_path))}
+
+    def last_skill_versions(self, skip_actions: Sequence[str] = ()) -> list[SkillVersionRow]:
+        columns = ", ".join(f"v.{c}" for c in _VERSION_COLUMNS.split(", "))
+        return [_version(r) for r in self._rows(
+            f"SELECT {columns} FROM skill_versions v "
+            "JOIN (SELECT root, rel_path, max(number) AS n FROM skill_versions WHERE action <> ALL(%s::text[]) "
+            "GROUP BY root, rel_path) last ON last.root = v.root AND last.rel_path = v.rel_path AND last.n = v.number "
+            f"ORDER BY v.root{_C}, v.rel_path{_C}", (list(skip_actions),))]
+
+    def skill_locations_named(self, name: str) -> list[tuple[str, str, str]]:
+        # the source of each location's newest row (SQLite takes the bare column from the max(at) row)
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in self._rows(
+            "SELECT source, root, rel_path FROM (SELECT DISTINCT ON (root, rel_path) source, root, rel_path, at "
+            "FROM skill_versions WHERE name = %s ORDER BY root, rel_path, at DESC, id DESC) newest ORDER BY at DESC",
+            (name,))]
+
+    # -- usage ----------------------------------------------------------------------------------
+
+    def add_skill_usage(self, *, at: float, name: str, event: str, outcome: str | None, detail: str, actor: str,
+                        root: str | None, rel_path: str | None) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO skill_usage (at, name, event, outcome, detail, actor, root, rel_path) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (at, name, event, outcome, self.redactor.text(detail, what="the note"), actor, root, rel_path))
+
+    def skill_usage_counts(self, name: str | None = None, *, by_location: bool = False) -> list[SkillUsageCounts]:
+        where, params = ("WHERE name = %s", [name]) if name else ("", [])
+        keys = "name, root, rel_path" if by_location else "name"
+        shown = keys if by_location else "name, NULL, NULL"
+        order = f"name{_C}, root{_C} NULLS FIRST, rel_path{_C} NULLS FIRST" if by_location else f"name{_C}"
+        rows = self._rows(
+            f"SELECT {shown}, count(*) FILTER (WHERE event = 'view'), count(*) FILTER (WHERE outcome = 'helped'), "
+            "count(*) FILTER (WHERE outcome = 'failed'), count(*) FILTER (WHERE outcome = 'not-relevant'), max(at) "
+            f"FROM skill_usage {where} GROUP BY {keys} ORDER BY {order}", params)
+        return [SkillUsageCounts(name=str(r[0]), root=r[1], rel_path=r[2], views=int(r[3]), helped=int(r[4]),
+                                 failed=int(r[5]), not_relevant=int(r[6]),
+                                 last_at=None if r[7] is None else float(r[7])) for r in rows]
+
+    def skill_usage_events(self, name: str, limit: int) -> list[SkillUsageEvent]:
+        rows = self._rows("SELECT at, name, event, outcome, detail, actor FROM skill_usage WHERE name = %s "
+                          "ORDER BY id DESC LIMIT %s", (name, limit))
+        return [SkillUsageEvent(at=float(r[0]), name=r[1], event=r[2], outcome=r[3], detail=r[4], actor=r[5])
+                for r in rows]
+
+    def blank_usage_notes(self, needles: Sequence[str], *, dry_run: bool = False) -> int:
+        if not needles:
+            return 0
+        where = " OR ".join([holds("detail")] * len(needles))
+        if dry_run:
+            return int(self._rows(f"SELECT count(*) FROM skill_usage WHERE {where}", needles)[0][0])
+        with self._write() as conn:
+            return int(conn.execute(f"UPDATE skill_usage SET detail = '' WHERE {where}", list(needles)).rowcount)
+
+    # -- pins -----------------------------------------------------------------------------------
+
+    def skill_pins(self) -> dict[tuple[str, str], float]:
+        return {(str(r[0]), str(r[1])): float(r[2]) for r in self._rows("SELECT root, rel_path, at FROM skill_pins")}
+
+    def add_skill_pin(self, *, root: str, rel_path: str, name: str, source: str, at: float, actor: str,
+                      reason: str) -> bool:
+        with self._write() as conn:
+            return conn.execute(
+                "INSERT INTO skill_pins (root, rel_path, name, source, at, actor, reason) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (root, rel_path, name, source, at, actor, self.redactor.text(reason, what="the reason"))).rowcount > 0
+
+    def remove_skill_pin(self, root: str, rel_path: str) -> bool:
+        with self._write() as conn:
+            return conn.execute("DELETE FROM skill_pins WHERE root = %s AND rel_path = %s",
+                                (root, rel_path)).rowcount > 0
+
+
+def _version(r: Any) -> SkillVersionRow:
+    return SkillVersionRow(number=int(r[0]), name=r[1], source=r[2], root=r[3], rel_path=r[4], action=r[5],
+                           checksum=r[6], version_field=r[7], at=float(r[8]), actor=r[9], reason=r[10],
+                           deleted=bool(r[11]))
