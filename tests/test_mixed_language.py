@@ -7,6 +7,7 @@ import pytest
 
 from kenning import Kenning
 from kenning import relevance as rel
+from kenning.text import neutral_terms, stem
 
 BACKUP = "The production database backup runs every night at 02:00 UTC from a cron job on db-backup-01"
 DEPLOY = "Deploys to production go through the blue-green pipeline and need one approval"
@@ -76,3 +77,36 @@ def test_the_null_removes_the_language_bias_of_the_cosine() -> None:
     en_mean, _ = rel.NULL[("zh", "en")]
     assert zh_mean > en_mean
     assert rel.cosine_z(zh_mean, "zh", "zh") == pytest.approx(rel.cosine_z(en_mean, "zh", "en"))
+
+
+GLOSSED = ["这所大学的法学院（law school）和商学院（business school）都在老校区，学生可以旁听。",
+           "学校（school）的图书馆周末开放到晚上十点，借书需要学生证。",
+           "该市的公立学校（public schools）由县（county）教育局管理，经费来自地方税。"]
+SCHOOLS_ZH = ["德国的私立中学通常被称为替代学校，需要得到州政府的批准，并可获得部分公共资助。",
+              "大坝于1964年重建，水库可以为周边三个城市供水。",
+              "这座城堡在战争中被毁，十九世纪又按原样修复。",
+              "冰川期结束后，海平面上升，形成了今天的海岸线。",
+              "特斯拉在1882年设计出交流电动机，后来移居美国。"]
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("What are private secondary schools in Germany called?", SCHOOLS_ZH[0]),
+    ("Which dam was rebuilt in 1964?", SCHOOLS_ZH[1]),
+    ("When did Tesla design the AC motor?", SCHOOLS_ZH[4]),
+])
+def test_english_words_glossed_in_chinese_memories_do_not_outrank_the_answer(
+        kb: Kenning, question: str, answer: str) -> None:
+    """Chinese text holds English words as names and numbers ("1964", "Tesla"), which say much
+    across languages, and as glosses ("学校（school）"), which say little: an English question that
+    shares "school" with a glossed Chinese memory must still get the Chinese answer first."""
+    kb.remember_many(GLOSSED + SCHOOLS_ZH)
+    hits = kb.recall(question, k=3, min_relevance=0)
+    assert hits[0].item.content == answer, [h.item.content for h in hits]
+
+
+def test_neutral_terms_are_numbers_codes_names_and_latin_words_in_chinese() -> None:
+    assert neutral_terms("What group can teachers in Wales register with?") == {stem("wales")}
+    assert neutral_terms("X.25 uses what network type?") == {"x.25", "x", "25"}
+    assert neutral_terms("Is it done? Yes, in iOS.") == {"ios", "i", "os"}  # "Is", "Yes" open sentences
+    assert neutral_terms("数据库 backup 在 02:00 运行") == {"backup", "02", "00"}
+    assert neutral_terms("when does the backup run") == set()

@@ -27,6 +27,12 @@ def word_share(weights: Mapping[str, float], doc_terms: Collection[str]) -> tupl
     return (sum(weights[t] for t in found) / mass if mass else 0.0), found
 
 
+def share_of(weights: Mapping[str, float], found: Collection[str], only: Collection[str]) -> float:
+    """The share of the query's IDF mass in the ``found`` terms that are among ``only``."""
+    mass = sum(weights.values())
+    return sum(weights[t] for t in found if t in only) / mass if mass else 0.0
+
+
 def rescale(cos: float | None, lo: float, hi: float) -> float:
     """A cosine placed between the weakest (0) and strongest (1) semantic candidate."""
     if cos is None:

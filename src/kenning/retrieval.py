@@ -34,7 +34,7 @@ import numpy as np
 
 from .embed import Embedder
 from .errors import InvalidInput
-from .fusion import fuse, idf, rescale, word_share
+from .fusion import fuse, idf, rescale, share_of, word_share
 from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
@@ -42,7 +42,7 @@ from .mixed import QueryNull
 from .relevance import language, relevance
 from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorCache
-from .text import check_unicode, query_words
+from .text import check_unicode, neutral_terms, query_words
 from .timeutil import from_epoch, to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
@@ -226,7 +226,7 @@ def recall(
         dense = _raw(seen, chosen) if aligned is not seen else chosen
         lexical = word_candidates(store, vectors, qvec, aligned, chosen, searched, weights, scope, filters.kinds,
                                   pool, LEXICAL_WEIGHT) if searched else []
-        evidence = _Evidence.collect(words, weights, dense, lexical)
+        evidence = _Evidence.collect(words, weights, dense, lexical, neutral_terms(query))
         evidence.add_cosines(seen, vectors, qvec)
         ranked = _score_and_filter(store, evidence, wanted, now, null)
         exhausted = len(dense) < pool and len(lexical) < pool
@@ -248,6 +248,10 @@ class _Evidence:
     cosine: dict[int, float]
     dense_rank: dict[int, int]
     words: dict[int, tuple[float, list[str], int]]
+    # the share of the query's words a memory in the other language holds that read the same in
+    # any language (names, numbers: kenning.text.neutral_terms); a gloss such as "school" in a
+    # Chinese passage does not count towards its rank
+    neutral_share: dict[int, float]
 
     @classmethod
     def collect(
@@ -256,16 +260,19 @@ class _Evidence:
         weights: dict[str, float],
         dense: list[tuple[int, float]],
         lexical: list[tuple[int, float, str]],
+        neutral: set[str],
     ) -> _Evidence:
-        matched = {}
+        matched, neutral_share = {}, {}
         for rank, (rowid, _score, body) in enumerate(lexical, 1):
             share, found = word_share(weights, set(body.split()))
             if found:
                 matched[rowid] = (share, [words[t] for t in found], rank)
+                neutral_share[rowid] = share_of(weights, found, neutral)
         return cls(
             cosine=dict(dense),
             dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
             words=matched,
+            neutral_share=neutral_share,
         )
 
     def add_cosines(self, seen: Scored, vectors: VectorCache, query: np.ndarray) -> None:
@@ -301,10 +308,13 @@ def _score_and_filter(
     scored = []
     for row in rows:
         rowid = int(row["rowid"])
-        share = ev.words[rowid][0] if rowid in ev.words else 0.0
         m, z, same_language = meaning[rowid]
-        if level and not same_language:
-            share = max(share, cross_language_share(z))
+        if same_language:
+            share = ev.words[rowid][0] if rowid in ev.words else 0.0
+        else:
+            share = ev.neutral_share.get(rowid, 0.0)
+            if level:
+                share = max(share, cross_language_share(z))
         base = fuse(m, share, LEXICAL_WEIGHT)
         scored.append((rowid, base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)), row["content"]))
     scored.sort(key=lambda t: (-t[1], t[2]))

@@ -37,7 +37,7 @@ from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked, read_or_none
-from ..fusion import fuse, idf, rescale, word_share
+from ..fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
 from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance
@@ -47,7 +47,7 @@ from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..store.vectors import LANGUAGES, Scored
-from ..text import clean_content, content_key, query_words, segment
+from ..text import clean_content, content_key, neutral_terms, query_words, segment
 from .notefile import (
     ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, Paragraph, archive_name, check_day, daily_name, daily_paragraphs, day_of,
     decode, entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of, without_paragraphs,
@@ -542,12 +542,16 @@ class Notes:
         weights = {t: idf(len(terms), df[t]) for t in words}
         hits = []
         level = query_language in langs  # the credit levels notes of two languages (see retrieval)
+        neutral = neutral_terms(query)
         for i, note in enumerate(notes):
             share, found = word_share(weights, terms[i])
             if i not in dense_rank and not found:
                 continue
-            ranked_share = share if not level or langs[i] == query_language else max(
-                share, cross_language_share(null.z(float(cos[i]), langs[i])))
+            ranked_share = share
+            if langs[i] != query_language:  # across languages only names and numbers count (see retrieval)
+                ranked_share = share_of(weights, found, neutral)
+                if level:
+                    ranked_share = max(ranked_share, cross_language_share(null.z(float(cos[i]), langs[i])))
             score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
                                 _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
