@@ -29,7 +29,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "lessons": ("lesson",), "entities": ("entity",), "skills": ("skill",),
     "admin": ("audit", "stats", "path", "reindex", "purge"), "notes": ("note",), "hot": ("hot", "maintain"),
     "context": ("context",), "consolidate": ("consolidate",), "integrations": ("install", "uninstall"),
-    "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",), "conflicts": ("conflicts",),
+    "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",), "conflicts": ("conflicts",), "migrate": ("migrate",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 

@@ -283,6 +283,20 @@ class Store(Protocol):
         """Replace each row's before / after by the SHA-256 of what they held and empty its reason
         (the one change of the log a store allows)."""
 
+    # -- copying between stores (``kenning.store.transfer``) ---------------------------------------
+
+    def transfer_page(self, table: str, after: Sequence[Any] | None, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` rows of one copied table (``transfer.TABLES``) whose key follows ``after``
+        (from the first when None), in key order, every column as stored (vectors as float32 bytes)."""
+
+    def transfer_rows_of_items(self, table: str, rowids: Sequence[int]) -> list[dict[str, Any]]:
+        """The rows of a table of item companions (full text, vectors, entity names) of these items."""
+
+    def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Write rows read by ``transfer_page`` from another store exactly (keys, numbers and text as
+        they are: no masking, no derived keys), joining the open transaction; serial keys continue
+        above the numbers written."""
+
     # -- maintenance ------------------------------------------------------------------------------
 
     def vacuum(self) -> None:

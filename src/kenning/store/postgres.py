@@ -42,6 +42,7 @@ from .postgres_query import QueryRows
 from .postgres_schema import WRITE_LOCK, check_tables, migrate
 from .postgres_search import SearchRows, Transaction
 from .postgres_skills import SkillRows
+from .postgres_transfer import TransferRows
 from .postgres_vectors import PgVectorCache, register_vector
 from .query import ITEM_COLUMNS
 from .url import masked
@@ -59,7 +60,7 @@ _ACCESS_UPDATE = ("UPDATE items SET last_accessed = greatest(coalesce(last_acces
 _TEXT_TABLES = "items, items_fts, vectors, entity_names, audit, skill_usage, skill_versions, skill_blobs"
 
 
-class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, LedgerRows):
+class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
     """Items, their full-text rows and vectors, entity names, the audit log and the skill, passage and
     ledger rows in one PostgreSQL database (with the ``vector`` extension)."""
 

@@ -40,6 +40,7 @@ from .sqlite_ledgers import LedgerRows
 from .sqlite_passages import PassageRows
 from .sqlite_query import select_sql
 from .sqlite_skills import SkillRows
+from .sqlite_transfer import TransferRows
 from .vectors import VectorCache
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ _DERIVED_KEYS = (("content_key", "content", content_key), ("context_key", "conte
 BUSY_TIMEOUT_MS = 60_000
 
 
-class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows):
+class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
     """Items, their full-text rows and vectors, entity names, the audit log and the skill, passage and
     ledger rows in one SQLite file (``kenning.db``)."""
 
