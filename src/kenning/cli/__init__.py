@@ -97,8 +97,8 @@ class KenningGroup(click.Group):
 )
 @click.option(
     "--db", "database", metavar="URL",
-    help="Database: a SQLite file or sqlite:///abs/path.db (default: $KENNING_DATABASE_URL, else [store] url "
-         "in kenning.toml, else kenning.db in the data directory).",
+    help="Database: a SQLite file, sqlite:///abs/path.db or postgresql://... (default: $KENNING_DATABASE_URL, "
+         "else [store] url in kenning.toml, else kenning.db in the data directory).",
 )
 @click.version_option(__version__)  # not package_name: reading the installed metadata costs 20 ms
 @click.pass_context
