@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 POOL_MIN, POOL_MAX = 1, 4  # connections per store (a process); a server allows ~100 in all by default
 POOL_TIMEOUT = 60.0  # seconds a call waits for a free connection
 CONNECT_TIMEOUT = 10  # seconds, unless the URL says (connect_timeout=...)
+VACUUM_LOCK_TIMEOUT = 10  # seconds
 _DERIVED_KEYS = (("content_key", "content", content_key), ("context_key", "context", normalize))
 _ACCESS_UPDATE = ("UPDATE items SET last_accessed = greatest(coalesce(last_accessed, 0), %s), "
                   "access_count = access_count + %s WHERE rowid = %s")
@@ -77,6 +78,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         self.redactor = redactor
         self._local = threading.local()
         self._cache_lock = threading.RLock()
+        self._terms_lock = threading.Lock()
         self.vectors = PgVectorCache(dim, snapshot)
         self._doc_freq: dict[str, int] = {}
         self._seen: dict[str, str | None] = {}
@@ -197,8 +199,6 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         tx = self._tx()
         assert tx is not None, "full-text rows and vectors are written inside a transaction"
         tx.index_written = True
-        with self._cache_lock:
-            self._doc_freq.clear()
 
     def _check_embedder(self, name: str, dim: int, allow_change: bool) -> None:
         meta = self.meta()
@@ -373,7 +373,16 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         if self._tx() is not None:
             raise StoreError("vacuum cannot run inside a transaction; call it after the transaction ends")
         with self._connection() as conn:
-            conn.execute(f"VACUUM FULL {_TEXT_TABLES}")
+            # readers queue behind a waiting VACUUM FULL: it waits for open writers this long only
+            conn.execute(f"SET lock_timeout = '{VACUUM_LOCK_TIMEOUT}s'")
+            try:
+                conn.execute(f"VACUUM FULL {_TEXT_TABLES}")
+            except psycopg.errors.LockNotAvailable as exc:
+                raise StoreError(f"{self.shown} is busy: VACUUM FULL waited {VACUUM_LOCK_TIMEOUT} s for writers "
+                                 "to finish; what was purged is gone from every row, but may stay in the table "
+                                 "files until a later vacuum; run it again when the store is quieter") from exc
+            finally:
+                conn.execute("RESET lock_timeout")
 
 
 _UNWRITTEN: weakref.WeakSet[PostgresStore] = weakref.WeakSet()

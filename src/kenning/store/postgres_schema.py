@@ -285,7 +285,7 @@ TABLES = frozenset("""meta items entity_names items_fts vectors audit skill_blob
     skill_usage passage_vectors consolidated_messages schema_migrations skill_pins fact_conflicts
     vector_changes""".split())
 
-_RECORD = ("CREATE TABLE IF NOT EXISTS schema_migrations "
+_RECORD = ("CREATE TABLE schema_migrations "
            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)")
 
 
@@ -294,7 +294,9 @@ def migrate(conn: psycopg.Connection[Any], shown: str) -> int:
     schema version. ``shown`` names the database in errors (its URL without the password)."""
     with conn.transaction():
         _lock(conn)
-        conn.execute(_RECORD)
+        # looked up first: CREATE ... IF NOT EXISTS wants the right to create even when the table is there
+        if conn.execute("SELECT to_regclass('schema_migrations')").fetchone() == (None,):
+            conn.execute(_RECORD)
         applied = _applied(conn)
     newer = [v for v in applied if v > LATEST]
     if newer:

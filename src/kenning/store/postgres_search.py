@@ -47,7 +47,8 @@ class Transaction:
 class SearchRows(PgBase):
     dim: int
     vectors: PgVectorCache
-    _cache_lock: threading.RLock
+    _cache_lock: threading.RLock  # the vector cache's
+    _terms_lock: threading.Lock  # the document frequencies'
     _doc_freq: dict[str, int]
     _seen: dict[str, str | None]  # cache name -> index_changes it is up to date with
 
@@ -91,14 +92,14 @@ class SearchRows(PgBase):
         if tx is not None:  # the transaction's own rows count, and are not kept
             counts = self._count_terms(tx.conn, terms)
         else:
-            with self._connection() as conn, self._cache_lock:
+            with self._connection() as conn, self._terms_lock:
                 if self._index_moved(conn, "doc_freq") or len(self._doc_freq) > DOC_FREQ_CACHE:
                     self._doc_freq.clear()
                 missing = [t for t in terms if t not in self._doc_freq]
                 if missing:
                     self._doc_freq.update(self._count_terms(conn, missing))
-                counts = dict(self._doc_freq)
-        return {t: counts[t] for t in terms if counts.get(t)}
+                counts = {t: self._doc_freq[t] for t in terms}
+        return {t: counts[t] for t in terms if counts[t]}
 
     def _count_terms(self, conn: psycopg.Connection[Any], terms: Sequence[str]) -> dict[str, int]:
         unique = list(dict.fromkeys(terms))
@@ -109,7 +110,7 @@ class SearchRows(PgBase):
 
     def _index_moved(self, conn: psycopg.Connection[Any], cache: str) -> bool:
         """Whether full-text rows or vectors changed (on any host) since ``cache`` last looked (call
-        outside a transaction, holding the cache lock). An item's full-text row and vector are written
+        outside a transaction, holding that cache's lock). An item's full-text row and vector are written
         together, so a new item raises the highest vector rowid (they become visible in rowid order)
         and a removed or rewritten one bumps ``meta.vector_rewrites``: two indexed reads."""
         row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'vector_rewrites'), "
