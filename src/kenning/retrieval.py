@@ -216,6 +216,7 @@ def recall(
     weights = {t: idf(len(vectors), df.get(t, 0)) for t in terms}
     now = to_epoch(utcnow())
     wanted = filters.query(now)
+    neutral = neutral_terms(query)
     pool = max(50, 4 * k)
     while True:
         seen = vectors.scored(qvec, scope, filters.kinds, pool)
@@ -226,7 +227,7 @@ def recall(
         dense = _raw(seen, chosen) if aligned is not seen else chosen
         lexical = word_candidates(store, vectors, qvec, aligned, chosen, searched, weights, scope, filters.kinds,
                                   pool, LEXICAL_WEIGHT) if searched else []
-        evidence = _Evidence.collect(words, weights, dense, lexical, neutral_terms(query))
+        evidence = _Evidence.collect(words, weights, dense, lexical, neutral)
         evidence.add_cosines(seen, vectors, qvec)
         ranked = _score_and_filter(store, evidence, wanted, now, null)
         exhausted = len(dense) < pool and len(lexical) < pool
