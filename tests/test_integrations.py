@@ -463,3 +463,28 @@ def test_a_connect_timeout_the_user_set_is_left_as_it_is(proj: Path) -> None:
         "MCP_CONNECT_TIMEOUT_MS": "60000"}
     run("uninstall", "claude-code", "--project", str(proj))
     assert (proj / ".claude" / "settings.local.json").read_bytes() == settings
+
+
+def test_install_says_when_the_client_would_not_see_the_shells_database(
+        proj: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    team = "postgresql://kenning:s3cret@db.internal/kenning"
+    monkeypatch.setenv("KENNING_DATABASE_URL", team)
+    out = run_json("install", "claude-code", "--project", str(proj), "--no-check")
+    note = next(n for n in out["notes"] if "KENNING_DATABASE_URL" in n)
+    assert "postgresql://kenning:***@db.internal/kenning" in note and "s3cret" not in json.dumps(out)
+    assert str(isolated_home / "kenning.db") in note and str(isolated_home / "kenning.toml") in note
+    # the URL is never written into the client's files (it may hold a password)
+    assert "db.internal" not in (Path(os.environ["HOME"]) / ".claude.json").read_text()
+
+    monkeypatch.delenv("KENNING_DATABASE_URL")
+    local = run_json("--db", str(proj / "other.db"), "install", "claude-code", "--project", str(proj), "--no-check")
+    assert any("--db" in n and "other.db" in n for n in local["notes"])
+
+    # the same database named in kenning.toml: the client's kenning opens it too, nothing to say
+    write(isolated_home / "kenning.toml", f'[store]\nurl = "{team}"\n')
+    monkeypatch.setenv("KENNING_DATABASE_URL", team)
+    again = run_json("install", "claude-code", "--project", str(proj), "--no-check")
+    assert not any("KENNING_DATABASE_URL" in n for n in again["notes"])
+    write(isolated_home / "kenning.toml", '[store]\nurl = "team.db"\n')
+    other = run_json("install", "claude-code", "--project", str(proj), "--no-check")
+    assert any("[store] url of" in n and "team.db" in n for n in other["notes"])

@@ -426,3 +426,12 @@ def _is_url(entry: str) -> bool:
 
 def _opt_str(value: object) -> str | None:
     return str(value) if value not in (None, "") else None
+
+
+def configured_database(home: str | os.PathLike[str] | None = None) -> str | None:
+    """``[store] url`` of the data directory's kenning.toml as written (None: not set), whatever
+    ``KENNING_DATABASE_URL`` says: what a kenning started without this shell's variables opens."""
+    root = resolve_home(home)
+    section = _read_toml(root / CONFIG_FILE).get("store", {})
+    url = section.get("url") if isinstance(section, dict) else None
+    return url if isinstance(url, str) and url.strip() else None

@@ -10,12 +10,12 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from kenning.config import resolve_home
+from kenning.config import CONFIG_FILE, DATABASE_ENV, configured_database, load_settings, resolve_home
 from kenning.integrations import clients, verify
 from kenning.integrations import install as installing  # the module
 
 from . import output
-from .state import home_of, json_option
+from .state import database_of, home_of, json_option
 
 project_option = click.option(
     "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
@@ -40,6 +40,27 @@ def chosen_scope(client: str, scope: str | None, shared: bool) -> str:
     if shared and scope not in (None, "project"):
         raise click.UsageError(f"--shared writes the project scope; it cannot be combined with --scope {scope}")
     return "project" if shared else scope or clients.default_scope(client)
+
+
+def unseen_database(ctx: click.Context, client: str) -> list[str]:
+    """A note when this shell's database comes from ``--db`` or ``KENNING_DATABASE_URL``: the server
+    and hooks a client starts are told the data directory only (a desktop client sees none of the
+    shell's variables, and Codex passes few), so they would open another database. A URL is not
+    written into the client's files: it may hold a password, and hooks pass their options on a
+    command line that ``ps`` shows."""
+    from kenning.store.url import masked  # text only, no database driver
+
+    home = resolve_home(home_of(ctx))
+    store = load_settings(home, database=database_of(ctx)).store
+    if store.url is None or store.setting not in ("--db", DATABASE_ENV):
+        return []
+    written = configured_database(home)
+    if written == store.url:
+        return []
+    other = f"[store] url of {home / CONFIG_FILE}, {masked(written)}" if written else str(home / "kenning.db")
+    return [f"the database {masked(store.url)} comes from {store.setting}, which the kenning that {client} starts "
+            f"does not see: it would open {other}. Put url = \"...\" under [store] in {home / CONFIG_FILE} "
+            "so that its server and hooks use that database too."]
 
 
 @click.command()
@@ -90,7 +111,7 @@ def install(ctx: click.Context, client: str, scope: str | None, shared: bool, pr
     notes = clients.notes(client, scope) if report.changed else []
     if importlib.util.find_spec("mcp") is None:
         notes.insert(0, "`kenning mcp` needs the MCP SDK: pip install 'kenning[mcp]'")
-    notes += report.notes + installing.ignore_warnings(report)
+    notes += report.notes + installing.ignore_warnings(report) + unseen_database(ctx, client)
     if checked is not None and checked.answer is None:
         notes.append(f"`{launch.argv[0]}` is not on this shell's PATH: the shared entry runs it from PATH, so install "
                      "kenning where your client finds it (e.g. `pipx install 'kenning[mcp]'`) to use it here too.")
