@@ -329,6 +329,40 @@ def test_select_orders(store: Store, put: Callable[..., int]) -> None:
     assert store.select(replace(lessons, limit=0)) == []
 
 
+def test_select_orders_by_importance_and_last_access_ties_by_rowid(store: Store, put: Callable[..., int]) -> None:
+    put("f_a", "a", importance=0.5, last_accessed=T0 + 5)
+    put("f_b", "b", importance=0.9)
+    put("f_c", "c", importance=0.5, last_accessed=T0 + 9)
+    put("f_d", "d", importance=0.5)
+    assert ids(store.select(ItemQuery(order="importance"))) == ["f_b", "f_d", "f_c", "f_a"]
+    assert ids(store.select(ItemQuery(order="accessed"))) == ["f_c", "f_a", "f_d", "f_b"]  # never accessed last
+    store.touch([store.get("f_d")["rowid"]], T0 + 20)  # type: ignore[index]
+    assert ids(store.select(ItemQuery(order="accessed", limit=1))) == ["f_d"]  # a touch not yet written counts
+
+
+def test_select_pages_with_offset_and_count_ignores_order_limit_and_offset(
+        store: Store, put: Callable[..., int]) -> None:
+    with store.transaction():
+        for i in range(7):
+            put(f"f_{i}", f"fact {i}", category="pitfall" if i % 2 else "general", created_at=T0 + i % 3)
+    newest = ItemQuery(order="newest", limit=3)
+    pages = [ids(store.select(replace(newest, offset=o))) for o in (0, 3, 6, 9)]
+    assert pages == [["f_5", "f_2", "f_4"], ["f_1", "f_6", "f_3"], ["f_0"], []]
+    assert ids(store.select(ItemQuery(offset=5))) == ["f_5", "f_6"]  # an offset without a limit
+    assert store.count(replace(newest, offset=6)) == 7 and store.count(ItemQuery(columns=("id",))) == 7
+    assert ids(store.select(ItemQuery(categories=("pitfall",)))) == ["f_1", "f_3", "f_5"]
+    assert store.count(ItemQuery(categories=("pitfall", "project"))) == 3
+    assert store.count(ItemQuery(categories=())) == 0 and store.count(ItemQuery(categories=("x' OR 1=1",))) == 0
+    assert store.count(ItemQuery(categories=("general",), created_since=T0 + 1)) == 2
+
+
+def test_count_sees_touches_not_yet_written(store: Store, put: Callable[..., int]) -> None:
+    used = put("f_used", "recalled")
+    put("f_idle", "never recalled")
+    store.touch([used], T0 + 500)
+    assert store.count(ItemQuery(min_uses=1)) == 1 and store.count(ItemQuery(max_access=0)) == 1
+
+
 def test_select_returns_the_columns_asked_for_with_the_rowid(store: Store, put: Callable[..., int]) -> None:
     rowid = put("f_x", "delta elsewhere", scope="user:bob")
     (row,) = store.select(ItemQuery(columns=("id", "scope")))
@@ -355,6 +389,8 @@ def test_hostile_values_are_values_never_sql(store: Store, put: Callable[..., in
     ({"order": "importance DESC"}, "is not one of"),
     ({"limit": -1}, "whole number >= 0"),
     ({"limit": True}, "whole number >= 0"),
+    ({"offset": -1}, "whole number >= 0"),
+    ({"categories": "general"}, "not one string"),
     ({"rowids": ("1",)}, "whole numbers"),
     ({"rowids": (1.5,)}, "whole numbers"),
     ({"scopes": "default"}, "not one string"),

@@ -26,6 +26,7 @@ from .gate import Admission, Gate, PossibleConflict, Settlement, conflicts
 from .gate.decision import redact_policy
 from .gate.edge import EdgeRedactor
 from .lessons import Lessons
+from .listing import ItemPage, list_items
 from .memory import Facts, When, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, AuditEntry, Fact, Item
 from .relevance import DEFAULT_MIN_RELEVANCE
@@ -357,6 +358,32 @@ class Kenning:
 
     def history(self, item_id: str, scope: str | None = None) -> list[Fact]:
         return self.facts.history(item_id, scope)
+
+    def items(
+        self,
+        *,
+        kinds: Sequence[str] | str | None = None,
+        scope: str | None = None,
+        category: str | None = None,
+        tags: Sequence[str] = (),
+        pinned: bool | None = None,
+        expired: bool | None = False,
+        superseded: bool | None = False,
+        since: When = None,
+        sort: str = "recent",
+        limit: int = 50,
+        offset: int = 0,
+    ) -> ItemPage:
+        """One page of the stored items, without a query (``kenning.listing``): of ``scope`` (None:
+        every scope), of ``kinds``, of ``category``, holding every one of ``tags``, ``pinned`` or not.
+        ``expired`` / ``superseded``: False (default) leaves those items out, True lists only them,
+        None both. ``since``: created at or after (a date, or a duration meaning that long ago).
+        ``sort``: "recent" (newest first), "importance" (highest first) or "accessed" (most recently
+        recalled first, never recalled last). The page's ``total`` counts every match and
+        ``next_offset`` (None on the last page) is where the next one starts. Not an access."""
+        return list_items(self.store, kinds=kinds, scope=scope, category=category, tags=tags, pinned=pinned,
+                          expired=expired, superseded=superseded, since=since, sort=sort, limit=limit,
+                          offset=offset)
 
     def conflicts(self, scope: str | None = DEFAULT_SCOPE) -> list[PossibleConflict]:
         """Pairs of current facts the gate kept side by side though one may correct the other

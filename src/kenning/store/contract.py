@@ -128,6 +128,9 @@ class Store(Protocol):
         """The items ``query`` matches (``kenning.store.query``: its fields combine with AND), in its
         order, each a dict of the columns it names with the item's ``rowid``."""
 
+    def count(self, query: ItemQuery) -> int:
+        """How many items ``query`` matches, whatever its order, limit, offset and columns."""
+
     def touch(self, rowids: Iterable[int], now: float) -> None:
         """Count an access on each item (may be written behind; rows read show it at once)."""
 

@@ -12,6 +12,7 @@ from typing import Any
 from .postgres_base import PgBase, holds
 from .query import ItemQuery
 from .query_sql import Dialect
+from .query_sql import count_sql as _count_sql
 from .query_sql import select_sql as _select_sql
 
 _C = ' COLLATE "C"'
@@ -24,8 +25,11 @@ _ORDER_BY = {
     "lessons": "CASE outcome WHEN 'negative' THEN 0 WHEN 'neutral' THEN 1 ELSE 2 END, applied_count DESC, "
                "updated_at DESC, rowid",
     "most_used": f"access_count + reinforced DESC, id{_C}, rowid",
+    "importance": "importance DESC, rowid DESC",
+    "accessed": "last_accessed DESC NULLS LAST, rowid DESC",
 }
-_ARRAYS = {"rowid": "bigint[]", "id": "text[]", "scope": "text[]", "kind": "text[]", "source": "text[]"}
+_ARRAYS = {"rowid": "bigint[]", "id": "text[]", "scope": "text[]", "kind": "text[]", "source": "text[]",
+           "category": "text[]"}
 
 
 def _one_of(column: str, values: tuple[Any, ...], params: list[Any]) -> str:
@@ -44,12 +48,18 @@ POSTGRES = Dialect(
     holds=holds,
     starts=lambda column: f"starts_with({column}, %s)",
     tag="tags::jsonb ? %s",  # tags is a JSON array in text; ``?`` finds a string among its elements
+    no_limit="ALL",
 )
 
 
 def select_sql(q: ItemQuery) -> tuple[str, list[Any]] | None:
     """The statement and its parameters; None when the query can match no row."""
     return _select_sql(q, POSTGRES)
+
+
+def count_sql(q: ItemQuery) -> tuple[str, list[Any]] | None:
+    """The count statement and its parameters; None when the query can match no row."""
+    return _count_sql(q, POSTGRES)
 
 
 class QueryRows(PgBase):
@@ -71,3 +81,13 @@ class QueryRows(PgBase):
         if query.reads_access_counts and self._pending_touches():
             self.flush_touches()  # the database itself must hold them to select or sort by them
         return [self._shown(row) for row in self._dicts(sql, params)]
+
+    def count(self, query: ItemQuery) -> int:
+        """How many items ``query`` matches (its order, limit and offset aside)."""
+        statement = count_sql(query)
+        if statement is None:
+            return 0
+        sql, params = statement
+        if query.reads_access_counts and self._pending_touches():
+            self.flush_touches()
+        return int(self._rows(sql, params)[0][0])

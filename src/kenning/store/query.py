@@ -4,7 +4,8 @@ builds its own from the same fields.
 A field left at its default matches every row; the fields set combine with AND. A tuple of values
 ("one of these") matches a row whose column holds one of them, so an empty tuple matches no row
 (an empty list of rowids reads nothing). Times are seconds since the epoch. Each row comes back
-as a dict of the columns asked for, with its ``rowid``, in one of the fixed ``ORDERS``.
+as a dict of the columns asked for, with its ``rowid``, in one of the fixed ``ORDERS``; ``offset``
+skips that many of them first (a page), and ``Store.count`` says how many match in all.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ ITEM_COLUMNS = (
 # the columns ``holding`` looks in: every one a person's words can reach
 TEXT_COLUMNS = ("content", "source", "tags", "action", "context", "insight", "name", "aliases", "attributes", "notes")
 
-Order = Literal["rowid", "id", "name", "created_at", "newest", "lessons", "most_used"]
+Order = Literal["rowid", "id", "name", "created_at", "newest", "lessons", "most_used", "importance", "accessed"]
 # what each order means; strings compare by code point, and ties fall to the rowid unless said
 ORDERS: dict[str, str] = {
     "rowid": "rowid, ascending (the order items were inserted in)",
@@ -34,14 +35,16 @@ ORDERS: dict[str, str] = {
     "newest": "created_at, newest first; of the same time the later rowid first",
     "lessons": "negative outcome, then neutral, then the rest; then applied_count and updated_at, highest first",
     "most_used": "access_count + reinforced, highest first; then id",
+    "importance": "importance, highest first; of the same importance the later rowid first",
+    "accessed": "last_accessed, most recent first, never accessed last; then the later rowid first",
 }
 assert set(ORDERS) == set(get_args(Order))
 
-_MEMBERS = ("rowids", "ids", "scopes", "kinds", "holding", "sources")  # "one of these", None for any
+_MEMBERS = ("rowids", "ids", "scopes", "kinds", "categories", "holding", "sources")  # "one of these", None for any
 _TEXTS = ("tags",)  # "every one of these"
 _NUMBERS = ("live_at", "expired_at", "min_confidence", "created_since", "created_until", "idle_before",
             "importance_below")
-_COUNTS = ("max_access", "min_uses", "limit")
+_COUNTS = ("max_access", "min_uses", "limit", "offset")
 _FLAGS = ("superseded", "supersedes", "pinned")
 _STRINGS = ("outcome", "entity_kind", "context_holds")
 # the fields (and order) that read the access counts, which a store may hold back (``store.access``)
@@ -54,6 +57,7 @@ class ItemQuery:
     ids: tuple[str, ...] | None = None  # id is one of these
     scopes: tuple[str, ...] | None = None  # scope is one of these
     kinds: tuple[str, ...] | None = None  # kind is one of these ("fact", "lesson", "entity")
+    categories: tuple[str, ...] | None = None  # category is one of these (models.CATEGORIES)
     superseded: bool | None = None  # True: superseded_by is set; False: current items only
     supersedes: bool | None = None  # True: the item corrects another (supersedes is set); False: it corrects none
     pinned: bool | None = None  # pinned is this
@@ -74,6 +78,7 @@ class ItemQuery:
     min_uses: int | None = None  # access_count + reinforced at least this
     order: Order = "rowid"  # one of ORDERS
     limit: int | None = None  # at most this many rows
+    offset: int | None = None  # skip this many rows first (in ``order``)
     columns: tuple[str, ...] | None = None  # these ITEM_COLUMNS (rowid always comes too); None: all
 
     def __post_init__(self) -> None:
@@ -92,7 +97,7 @@ class ItemQuery:
     @property
     def reads_access_counts(self) -> bool:
         """Whether it filters or sorts by the access counts (a store must hold them all to answer)."""
-        return self.order == "most_used" or any(getattr(self, f) is not None for f in ACCESS_FIELDS)
+        return self.order in ("most_used", "accessed") or any(getattr(self, f) is not None for f in ACCESS_FIELDS)
 
     def source_patterns(self) -> tuple[list[str], list[str]]:
         """``sources`` split into the exact values and the prefixes (the entries ending in "*", without it)."""

@@ -45,13 +45,42 @@ class Dialect:
     holds: Callable[[str], str]  # the same, ignoring ASCII case, a NULL holding nothing
     starts: Callable[[str], str]  # column starts with the text of the next parameter
     tag: str  # the item's JSON array of tags holds the next parameter
+    no_limit: str  # a LIMIT that keeps every row (an OFFSET needs a LIMIT in SQLite)
 
 
 def select_sql(q: ItemQuery, d: Dialect) -> tuple[str, list[Any]] | None:
     """The statement and its parameters; None when the query can match no row (an empty list)."""
+    found = _where(q, d)
+    if found is None:
+        return None
+    where, params = found
+    picked = ["*"] if q.columns is None else list(q.columns)
+    sql = f"SELECT {', '.join(['rowid', *picked])} FROM items{where}"
+    sql += f" ORDER BY {d.order_by[q.order]}"
+    if q.limit is not None or q.offset is not None:
+        sql += f" LIMIT {d.no_limit if q.limit is None else d.mark}"
+        params += [] if q.limit is None else [q.limit]
+    if q.offset is not None:
+        sql += f" OFFSET {d.mark}"
+        params.append(q.offset)
+    return sql, params
+
+
+def count_sql(q: ItemQuery, d: Dialect) -> tuple[str, list[Any]] | None:
+    """How many rows the query matches, whatever its order, limit and offset; None for none."""
+    found = _where(q, d)
+    if found is None:
+        return None
+    where, params = found
+    return f"SELECT count(*) FROM items{where}", params
+
+
+def _where(q: ItemQuery, d: Dialect) -> tuple[str, list[Any]] | None:
+    """The WHERE clause ("" for every row) and its parameters; None when no row can match."""
     where: list[str] = []
     params: list[Any] = []
-    for column, values in (("rowid", q.rowids), ("id", q.ids), ("scope", q.scopes), ("kind", q.kinds)):
+    members = (("rowid", q.rowids), ("id", q.ids), ("scope", q.scopes), ("kind", q.kinds), ("category", q.categories))
+    for column, values in members:
         if values is not None:
             if not values:
                 return None
@@ -74,14 +103,7 @@ def select_sql(q: ItemQuery, d: Dialect) -> tuple[str, list[Any]] | None:
             return None
         if part is not None:
             where.append(part)
-    picked = ["*"] if q.columns is None else list(q.columns)
-    sql = f"SELECT {', '.join(['rowid', *picked])} FROM items"
-    sql += f" WHERE {' AND '.join(where)}" if where else ""
-    sql += f" ORDER BY {d.order_by[q.order]}"
-    if q.limit is not None:
-        sql += f" LIMIT {d.mark}"
-        params.append(q.limit)
-    return sql, params
+    return (f" WHERE {' AND '.join(where)}" if where else ""), params
 
 
 def _holding(q: ItemQuery, d: Dialect, params: list[Any]) -> str | None:

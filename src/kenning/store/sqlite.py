@@ -38,7 +38,7 @@ from .query import ITEM_COLUMNS, ItemQuery
 from .sqlite_audit import AuditRows
 from .sqlite_ledgers import LedgerRows
 from .sqlite_passages import PassageRows
-from .sqlite_query import select_sql
+from .sqlite_query import count_sql, select_sql
 from .sqlite_skills import SkillRows
 from .sqlite_transfer import TransferRows
 from .vectors import VectorCache
@@ -235,6 +235,17 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
             cur = self._conn.execute(sql, params)
             names = [d[0] for d in cur.description]
             return [self._accesses.shown_in(dict(zip(names, row))) for row in cur.fetchall()]
+
+    def count(self, query: ItemQuery) -> int:
+        """How many items ``query`` matches (its order, limit and offset aside)."""
+        statement = count_sql(query)
+        if statement is None:
+            return 0
+        sql, params = statement
+        with self._lock:
+            if self._accesses and query.reads_access_counts:
+                self.flush_touches()
+            return int(self._conn.execute(sql, params).fetchone()[0])
 
     def touch(self, rowids: Iterable[int], now: float) -> None:
         """Count an access on each item (recall calls this for what it returns); written behind,

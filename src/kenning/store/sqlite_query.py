@@ -12,6 +12,7 @@ from typing import Any
 
 from .query import ItemQuery
 from .query_sql import Dialect
+from .query_sql import count_sql as _count_sql
 from .query_sql import select_sql as _select_sql
 
 _ORDER_BY = {
@@ -23,6 +24,8 @@ _ORDER_BY = {
     "lessons": "CASE outcome WHEN 'negative' THEN 0 WHEN 'neutral' THEN 1 ELSE 2 END, applied_count DESC, "
                "updated_at DESC, rowid",
     "most_used": "access_count + reinforced DESC, id, rowid",
+    "importance": "importance DESC, rowid DESC",
+    "accessed": "last_accessed DESC NULLS LAST, rowid DESC",
 }
 
 
@@ -42,9 +45,15 @@ SQLITE = Dialect(
     holds=lambda column: f"instr(lower(coalesce({column}, '')), lower(?)) > 0",  # lower folds ASCII only
     starts=lambda column: f"instr({column}, ?) = 1",
     tag="EXISTS (SELECT 1 FROM json_each(items.tags) WHERE value = ?)",
+    no_limit="-1",
 )
 
 
 def select_sql(q: ItemQuery) -> tuple[str, list[Any]] | None:
     """The statement and its parameters; None when the query can match no row."""
     return _select_sql(q, SQLITE)
+
+
+def count_sql(q: ItemQuery) -> tuple[str, list[Any]] | None:
+    """The count statement and its parameters; None when the query can match no row."""
+    return _count_sql(q, SQLITE)
