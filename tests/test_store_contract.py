@@ -417,8 +417,12 @@ def test_entity_names_point_at_their_item(store: Store, vec: Callable[[str], np.
     store.add_entity_names("default", other, ["redis"])  # taken: left as it is
     assert store.entity_rowid("default", "redis") == rowid and store.entity_rowid("user:bob", "redis") is None
     assert sorted(store.entity_names("default")) == [("redis", rowid), ("redis-server", rowid)]
+    store.add_entity_names("default", other, ["postgres"])
+    store.drop_entity_names(rowid)  # only this entity's names go
+    assert store.entity_names("default") == [("postgres", other)]
+    store.add_entity_names("default", rowid, ["redis"])
     store.delete_item(rowid)
-    assert store.entity_names("default") == []
+    assert store.entity_names("default") == [("postgres", other)]
 
 
 def test_postings_doc_freq_and_bodies_follow_the_items(store: Store, vec: Callable[[str], np.ndarray]) -> None:

@@ -14,7 +14,7 @@ from datetime import date
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from types import TracebackType
+from types import EllipsisType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from . import audit, fileio
@@ -384,6 +384,42 @@ class Kenning:
         return list_items(self.store, kinds=kinds, scope=scope, category=category, tags=tags, pinned=pinned,
                           expired=expired, superseded=superseded, since=since, sort=sort, limit=limit,
                           offset=offset)
+
+    def edit(
+        self,
+        item_id: str,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        tags: Sequence[str] | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        expires_at: When | EllipsisType = ...,
+        pinned: bool | None = None,
+        reason: str = "",
+        scope: str | None = None,
+        action: str | None = None,
+        context: str | None = None,
+        outcome: str | None = None,
+        insight: str | None = None,
+        entity_kind: str | None = None,
+        aliases: Sequence[str] | None = None,
+        attributes: dict[str, Any] | None = None,
+        notes: str | None = None,
+    ) -> Item:
+        """Correct a stored item (``kenning.editing``) and return it as it now is. A fact's new
+        ``content`` supersedes it (history kept; the new fact is returned); every other field
+        changes in place, audited ("edit", before and after of what changed). Facts take category,
+        tags, importance, confidence, expires_at (None: no expiry) and pinned; lessons action,
+        context, outcome, insight and tags; entities entity_kind, aliases (the whole list),
+        attributes (the whole object) and notes. Fields left at None stay as they are."""
+        from .editing import Editor
+
+        return Editor(self.facts, self.lessons, self.entities).edit(
+            item_id, reason=reason, scope=scope, expires_at=expires_at, content=content, category=category,
+            tags=tags, importance=importance, confidence=confidence, pinned=pinned, action=action,
+            context=context, outcome=outcome, insight=insight, entity_kind=entity_kind, aliases=aliases,
+            attributes=attributes, notes=notes)
 
     def conflicts(self, scope: str | None = DEFAULT_SCOPE) -> list[PossibleConflict]:
         """Pairs of current facts the gate kept side by side though one may correct the other

@@ -151,6 +151,9 @@ class Store(Protocol):
     def add_entity_names(self, scope: str, rowid: int, keys: Iterable[str]) -> None:
         """Name an entity by more keys (a key already taken in the scope is left as it is)."""
 
+    def drop_entity_names(self, rowid: int) -> None:
+        """Forget every name and alias of an entity (before naming it anew: an edit of its aliases)."""
+
     # -- lexical: the full-text index over segmented text --------------------------------------
 
     def postings(self, terms: Sequence[str]) -> list[np.ndarray]:

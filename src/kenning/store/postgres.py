@@ -348,6 +348,10 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             conn.cursor().executemany("INSERT INTO entity_names (scope, name_key, item_rowid) VALUES (%s, %s, %s) "
                                       "ON CONFLICT DO NOTHING", rows)
 
+    def drop_entity_names(self, rowid: int) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM entity_names WHERE item_rowid = %s", (rowid,))
+
     # -- writing helpers ----------------------------------------------------------------------
 
     def _masked(self, row: dict[str, Any]) -> dict[str, Any]:

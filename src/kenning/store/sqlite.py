@@ -299,6 +299,10 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
                 [(scope, self.redactor.text(k), rowid) for k in keys],
             )
 
+    def drop_entity_names(self, rowid: int) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM entity_names WHERE item_rowid = ?", (rowid,))
+
     # -- search -------------------------------------------------------------------------------
 
     def postings(self, terms: Sequence[str]) -> list[np.ndarray]:
