@@ -30,6 +30,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "admin": ("audit", "stats", "path", "reindex", "purge"), "notes": ("note",), "hot": ("hot", "maintain"),
     "context": ("context",), "consolidate": ("consolidate",), "integrations": ("install", "uninstall"),
     "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",), "conflicts": ("conflicts",), "migrate": ("migrate",),
+    "listing": ("list",), "edit": ("edit",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
