@@ -31,6 +31,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "context": ("context",), "consolidate": ("consolidate",), "integrations": ("install", "uninstall"),
     "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",), "conflicts": ("conflicts",), "migrate": ("migrate",),
     "listing": ("list",), "edit": ("edit",),
+    "ui": ("ui",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
