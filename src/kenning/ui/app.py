@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 COOKIE = "kenning_ui"
+SESSION_KEY = "kenning.ui.session"  # where RequireSession leaves the session id in the ASGI scope
 MAX_FORM = 1_000_000  # bytes: a SKILL.md or a long fact fits, a flood does not
 CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 _STATUS = ((InvalidInput, 400), (NotFound, 404), (Conflict, 409), (Forbidden, 403))
@@ -116,7 +117,7 @@ class Inspector:
         the form token and the Origin's port are checked."""
 
         async def run(request: Request) -> Response:
-            session = str(request.scope.get("state", {}).get("session", ""))
+            session = str(request.scope.get(SESSION_KEY, ""))
             form: dict[str, str] = {}
             if request.method == "POST":
                 body = await request.body()
@@ -146,7 +147,7 @@ class Inspector:
                 return handler(page)
             except KenningError as exc:
                 status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
-                return page.render("error.html", status, message=str(exc), status=status)
+                return page.render("error.html", status, message=str(exc), code=status)
 
 
 def _digest(session: str) -> str:
@@ -183,7 +184,7 @@ class RequireSession:
         elif scope["path"].startswith("/static/") and request.method in ("GET", "HEAD"):
             response = None
         elif self.ui.knows(request.cookies.get(COOKIE)):
-            scope.setdefault("state", {})["session"] = request.cookies[COOKIE]
+            scope[SESSION_KEY] = request.cookies[COOKIE]
             response = None
         else:
             response = HTMLResponse(_PLAIN.format(title="Use the printed address", message=NO_SESSION),

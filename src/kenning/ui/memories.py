@@ -50,8 +50,8 @@ def listing(page: Page) -> Response:
     scope = page.arg("scope") if "scope" in page.request.query_params else page.ui.scope
     filters: dict[str, Any] = dict(kinds=[kind] if kind else None, scope=scope or None,
                                    category=page.arg("category") or None, tags=tag_list(page.arg("tag")),
-                                   pinned=pinned, expired=page.arg("expired") == "1",
-                                   superseded=page.arg("superseded") == "1", since=page.arg("since") or None,
+                                   pinned=pinned, expired=None if page.arg("expired") == "1" else False,
+                                   superseded=None if page.arg("superseded") == "1" else False, since=page.arg("since") or None,
                                    sort=sort)
     limit = whole(page, "limit", 50, 1, 500)
     result = page.kb.items(**filters, limit=limit, offset=whole(page, "offset", 0))

