@@ -160,7 +160,7 @@ def _refused(status: int, message: str) -> HTMLResponse:
 
 _PLAIN = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kenning ui: {title}</title>'
           '<meta name="viewport" content="width=device-width, initial-scale=1">'
-          '<link rel="stylesheet" href="/static/ui.css"></head><body><main class="plain"><h1>{title}</h1>'
+          '<link rel="stylesheet" href="/static/ui.css"><link rel="icon" href="/static/icon.svg"></head><body><main class="plain"><h1>{title}</h1>'
           '<p>{message}</p></main></body></html>')
 NO_SESSION = ("This inspector opens only with the address <code>kenning ui</code> printed when it started "
               "(the one ending in <code>?token=…</code>): open that address, or start <code>kenning ui</code> again.")
@@ -205,14 +205,15 @@ class RequireSession:
 
 
 def _secured(send: Send) -> Send:
-    """``send`` adding the headers every answer carries: the CSP, no sniffing, no caching, no referrer."""
+    """``send`` adding the headers every answer carries: the CSP, no sniffing, no caching, no referrer
+    to other sites."""
 
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = MutableHeaders(scope=message)
             headers["Content-Security-Policy"] = CSP
             headers["X-Content-Type-Options"] = "nosniff"
-            headers["Referrer-Policy"] = "no-referrer"
+            headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make the browser send Origin: null
             headers.setdefault("Cache-Control", "no-store")
         await send(message)
 

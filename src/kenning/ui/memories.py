@@ -8,8 +8,9 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..checks import CATEGORIES
 from ..errors import InvalidInput
-from ..models import Fact, Item
+from ..models import Entity, Fact, Item
 from .app import Page, redirect
 
 KINDS = ("fact", "lesson", "entity")
@@ -57,7 +58,7 @@ def listing(page: Page) -> Response:
     result = page.kb.items(**filters, limit=limit, offset=whole(page, "offset", 0))
     query = {k: v for k, v in page.request.query_params.items() if k != "offset"}
     return page.render("memories.html", result=result, query=query, kinds=KINDS, sorts=SORTS, scope=scope,
-                       page_sizes=PAGE_SIZES, pinned=page.arg("pinned"))
+                       page_sizes=PAGE_SIZES, pinned=page.arg("pinned"), categories=CATEGORIES)
 
 
 def search(page: Page) -> Response:
@@ -74,7 +75,8 @@ def detail(page: Page) -> Response:
     item = page.kb.get(page.request.path_params["item_id"])
     chain = page.kb.history(item.id) if isinstance(item, Fact) else []
     return page.render("memory.html", item=item, fields=fields(item), chain=chain,
-                       audit=page.kb.audit(item.id, 100), message=page.arg("done"))
+                       audit=page.kb.audit(item.id, 100), message=page.arg("done"),
+                       categories=CATEGORIES)
 
 
 def fields(item: Item) -> list[tuple[str, Any]]:
@@ -82,25 +84,26 @@ def fields(item: Item) -> list[tuple[str, Any]]:
     return [(k, v) for k, v in data.items() if k not in ("content", "kind") and v not in (None, "", [], {})]
 
 
+TEXT_FIELDS = {"fact": ("content", "category"), "lesson": ("action", "context", "outcome", "insight"),
+               "entity": ("entity_kind", "notes")}
+
+
 def edit(page: Page) -> Response:
     """``kb.edit`` with the fields the form changed (a changed fact text supersedes it: a new id)."""
     item = page.kb.get(page.request.path_params["item_id"])
     changes: dict[str, Any] = {}
+    for name in TEXT_FIELDS[item.kind]:
+        if name in page.form and page.form[name].strip() != str(getattr(item, name)):
+            changes[name] = page.form[name].strip()
     if isinstance(item, Fact):
-        content = page.form.get("content", "").strip()
-        if content and content != item.content:
-            changes["content"] = content
-        category = page.arg("category")
-        if category and category != item.category:
-            changes["category"] = category
         for name in ("importance", "confidence"):
             value = number(page, name)
             if value is not None and value != getattr(item, name):
                 changes[name] = value
-    if "tags" in page.form:
-        tags = tag_list(page.form["tags"])
-        if tuple(tags) != tuple(item.tags):
-            changes["tags"] = tags
+    listed = ("aliases",) if isinstance(item, Entity) else ("tags",)
+    for name in listed:
+        if name in page.form and tuple(tag_list(page.form[name])) != tuple(getattr(item, name)):
+            changes[name] = tag_list(page.form[name])
     if not changes:
         return redirect(f"/memory/{item.id}", done="nothing changed")
     edited = page.kb.edit(item.id, **changes, reason=page.arg("reason"))
