@@ -41,7 +41,7 @@ TOKEN = "kenning-test-token-3f9c2a71"  # long enough: shorter tokens are refused
 TOOLS = {"skills_list", "skill_view", "skill_manage", "skills_search", "skill_feedback", "memory_remember",
          "memory_recall", "memory_supersede", "memory_forget", "memory_pin", "memory_conflicts", "lesson_record",
          "lessons_for", "entity_upsert", "entity_get", "notes_write", "notes_search", "hot_memory", "context_build",
-         "session_consolidate"}
+         "session_consolidate", "memory_list", "memory_get", "memory_update"}
 SKILL_MD = """---
 name: {name}
 description: Roll back a failed web deployment to the previous release and check that it is healthy.

@@ -100,6 +100,14 @@ def test_an_example_of_every_tool_is_valid_under_its_schema_and_works(served: Se
     assert new["supersedes"] == fact["id"]
     assert call("memory_pin", id=new["id"], reason="asked to keep it")["fact"]["pinned"] is True
     assert call("memory_conflicts")["success"] is True
+    listed = call("memory_list", kinds=["fact"], tags=["vpn"], pinned=True, expired="exclude", superseded="include",
+                  since="7d", sort="recent", limit=10, offset=0)
+    assert [i["id"] for i in listed["items"]] == [new["id"]] and listed["next_offset"] is None
+    got = call("memory_get", id=new["id"], audit=True, audit_limit=5)
+    assert [f["id"] for f in got["history"]] == [fact["id"], new["id"]] and got["audit"]
+    updated = call("memory_update", id=new["id"], category="pitfall", tags=["vpn"], importance=0.8, confidence=1,
+                   expires_at="never", pinned=True, reason="re-filed")
+    assert updated["item"]["category"] == "pitfall" and updated["replaced"] is None
     stale = call("memory_forget", stale=True, days=0, max_access=1, dry_run=True)
     assert stale["dry_run"] is True and new["id"] not in [f["id"] for f in stale["facts"]]
     assert call("memory_forget", id=new["id"], reason="asked to forget it")["deleted"]["id"] == new["id"]

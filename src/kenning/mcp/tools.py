@@ -583,3 +583,7 @@ def _model(c: Caller, choice: str) -> LLM | None:
         raise InvalidInput(f"no language model is configured: set [llm] base_url and model in "
                            f"{c.kb.settings.config_path}, or use model='auto'")
     return configured if configured is not None else c.client_model
+
+
+# memory_list, memory_get and memory_update live in their own module and register in TOOLS on import
+from . import browse as browse  # noqa: E402
