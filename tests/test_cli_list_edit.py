@@ -79,7 +79,10 @@ def test_list_filters_by_every_option(stored: dict[str, Any]) -> None:
     assert listed("--pinned") == [pin] and listed("--unpinned") == [port]
     assert listed("--expired") == [gone] and listed("--all") == [gone, pin, port]
     assert listed("--superseded") == [] and listed("--kind", "lesson") == []
-    assert listed("--since", "1h") == [pin, port] and listed("--since", "2999-01-01") == []
+    newer = run_json("supersede", port, "the API listens on port 9090")["id"]
+    assert listed("--superseded") == [port] and listed("--tag", "api") == [newer]
+    assert listed("--all") == [newer, gone, pin, port]
+    assert listed("--since", "1h") == [newer, pin] and listed("--since", "2999-01-01") == []
     assert listed("--sort", "importance")[0] == pin  # "never": emphasis raises it
     assert "Nothing to list (0 matches, offset 0)." in run("list", "--kind", "entity").stdout
 
@@ -167,6 +170,13 @@ def test_an_unchanged_file_changes_nothing(tmp_path: Path, stored: dict[str, Any
     audited = len(run_json("audit"))
     assert "Nothing changed in fact" in run("edit", port, env=editor(tmp_path, "pass")).stdout
     assert len(run_json("audit")) == audited
+
+
+def test_visual_is_the_editor_too(tmp_path: Path, stored: dict[str, Any]) -> None:
+    env = editor(tmp_path, "text = text.replace('pinned = false', 'pinned = true')")
+    env = {"VISUAL": env["EDITOR"], "EDITOR": ""}
+    assert "pinned" in run("edit", stored["port"]["id"], env=env).stdout
+    assert run_json("show", stored["port"]["id"])["pinned"] is True
 
 
 def test_no_option_and_no_editor_outside_a_terminal_is_refused(stored: dict[str, Any]) -> None:
