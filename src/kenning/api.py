@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 from types import EllipsisType, TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from . import audit, fileio
 from .config import Settings, load_settings
@@ -36,6 +36,7 @@ from .timeutil import parse_when
 
 if TYPE_CHECKING:
     from .skills import Skills
+    from .exchange import ImportSummary
     from .consolidate import Drafts, Report, Session
     from .skills.install import Installer
     from .context import Context
@@ -495,3 +496,25 @@ class Kenning:
             audit.record(self.store, "reindex", actor=self.actor,
                          reason=f"{len(rows)} items re-embedded with {self.embedder.name}")
         return len(rows)
+
+    # -- export and import (``kenning.exchange``) --------------------------------------------------
+
+    def export(self, out: str | os.PathLike[str] | IO[str] | None, *, scope: str | None = None, audit: bool = False,
+               vectors: bool = False, format: str = "jsonl",
+               progress: Callable[[int, int], None] | None = None) -> int:
+        """Write every item (of ``scope`` when given) to ``out``: a path (written atomically), a text
+        stream, or None for stdout. ``format="jsonl"``: a header line, then one line per item with
+        its supersede history, its audit entries (``audit``) and vector (``vectors``); ``"markdown"``:
+        a readable dump per scope. Returns how many items it holds."""
+        from .exchange import export
+
+        return export(self, out, scope=scope, audit=audit, vectors=vectors, format=format, progress=progress)
+
+    def import_file(self, path: str | os.PathLike[str], *, format: str | None = None, scope: str | None = None,
+                    dry_run: bool = False, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+        """Import a kenning export, mem0 ``get_all`` JSON or a Markdown list (``format`` "kenning",
+        "mem0", "markdown"; guessed when None), every item through the write gate; ``dry_run``
+        writes nothing. Returns what was added, merged, unchanged and refused."""
+        from .exchange import import_file
+
+        return import_file(self, path, format=format, scope=scope, dry_run=dry_run, progress=progress)

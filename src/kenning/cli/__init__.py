@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "hook": ("hook",), "demo": ("demo",), "mcp": ("mcp",), "conflicts": ("conflicts",), "migrate": ("migrate",),
     "listing": ("list",), "edit": ("edit",),
     "ui": ("ui",),
+    "exchange": ("export", "import"),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
