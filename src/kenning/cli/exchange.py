@@ -38,8 +38,10 @@ def _bar(what: str, enabled: bool) -> tuple[object, Callable[[int, int], None]]:
 @click.option("--vectors", is_flag=True, help="Add each item's vector, base64 float32 (JSON lines only).")
 @click.option("--format", "fmt", type=click.Choice(("jsonl", "markdown")), default="jsonl", show_default=True,
               help="JSON lines (for `kenning import`) or a readable Markdown dump per scope.")
+@click.option("--json", "as_json", is_flag=True, help="With --out: print what was written as JSON.")
 @pass_kenning
-def export_cmd(kb: Kenning, scope: str | None, out: Path | None, audit: bool, vectors: bool, fmt: str) -> None:
+def export_cmd(kb: Kenning, scope: str | None, out: Path | None, audit: bool, vectors: bool, fmt: str,
+               as_json: bool) -> None:
     """Write every item, with its history, as JSON lines or Markdown.
 
     The first line is a header (format, version, embedder, time, counts); then one line per item
@@ -50,11 +52,18 @@ def export_cmd(kb: Kenning, scope: str | None, out: Path | None, audit: bool, ve
       kenning export --out backup.jsonl --audit --vectors
       kenning export --scope user:alice --format markdown --out alice.md
     """
+    if as_json and out is None:
+        raise click.UsageError("--json prints the summary of an export written to --out; without --out the "
+                               "export itself goes to stdout")
     bar, advance = _bar("exporting", out is not None)
     with bar:  # type: ignore[attr-defined]
         total = kb.export(out, scope=scope, audit=audit, vectors=vectors, format=fmt, progress=advance)
-    if out is not None:
-        output.console(stderr=True).print(f"Exported {total} item{'' if total == 1 else 's'} to {out}.")
+    if as_json:
+        output.print_json({"out": str(out), "format": fmt, "scope": scope, "items": total, "audit": audit,
+                           "vectors": vectors})
+    elif out is not None:
+        output.console(stderr=True).print(f"Exported {total} item{'' if total == 1 else 's'} to {out}.",
+                                          markup=False)
 
 
 @click.command(name="import")

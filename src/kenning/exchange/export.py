@@ -54,6 +54,7 @@ def export(kb: Kenning, out: str | os.PathLike[str] | IO[str] | None, *, scope: 
     where = None if scope is None else check_scope(scope)
     if format == "markdown" and (audit or vectors):
         raise InvalidInput("--audit and --vectors belong to the JSON lines export; leave them out for Markdown")
+    kb.store.flush_touches()  # access counts held back are part of what is exported
     counts = _counts(kb, where)
     total = sum(n for kinds in counts.values() for n in kinds.values())
     writer = _Writer(kb, where, audit=audit, vectors=vectors, total=total, progress=progress)
