@@ -167,3 +167,55 @@ def test_the_pages_fit_a_phone_width_window(browser: Any, served: Served, kb: Ke
         width = tab.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, (path, width)
     context.close()
+
+
+SAFE_BODY = "# Steps\n\n1. Build the image.\n2. Push it to the registry.\n"
+
+
+def skill_md(name: str, description: str, body: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n\n{body}"
+
+
+def test_approving_a_draft_makes_it_a_skill(page: Any, served: Served, kb: Kenning, library: Kenning) -> None:
+    saved = kb.drafts.save_text("docker-push", skill_md("docker-push", "Build and push the image.", SAFE_BODY),
+                                origin="mcp:test")
+    page.click("text=Review")
+    assert "docker-push" in page.locator("ul.drafts").inner_text()
+    page.click("ul.drafts a:has-text('docker-push')")
+    assert "+1. Build the image." in page.locator("pre.diff").inner_text()
+    page.click("#approve button")
+    page.wait_for_selector("p.notice")
+    assert "approved docker-push" in page.locator("p.notice").inner_text()
+    assert "No skill drafts." in page.inner_text("main")
+    assert library.skills.get("docker-push").description == "Build and push the image."
+    assert [d.name for d in library.drafts.list()] == []
+    assert saved.name == "docker-push"
+
+
+def test_rejecting_a_draft_needs_a_reason_and_keeps_it_out(page: Any, served: Served, kb: Kenning,
+                                                           library: Kenning) -> None:
+    kb.drafts.save_text("one-off", skill_md("one-off", "Fix that one build.", SAFE_BODY), origin="mcp:test")
+    page.goto(f"{served.base}/review/one-off")
+    page.fill("#reject input[name=reason]", "too specific")
+    page.click("#reject button")
+    page.wait_for_selector("p.notice")
+    assert [d.name for d in library.drafts.list()] == []
+    assert "one-off" not in [s["name"] for s in library.skills.skills_list()["skills"]]
+
+
+def test_rolling_back_a_skill_restores_an_older_version(page: Any, served: Served, kb: Kenning,
+                                                        library: Kenning) -> None:
+    kb.skills.skill_manage("create", "deploy", content=skill_md("deploy", "Deploy the app.", SAFE_BODY))
+    kb.skills.skill_manage("patch", "deploy", old_string="2. Push it to the registry.",
+                           new_string="2. Test it.\n3. Push it to the registry.", reason="add tests")
+    page.click("text=Skills")
+    page.click("table.skills a:has-text('deploy')")
+    assert "2. Test it." in page.locator("pre.text").inner_text()
+    page.click("text=Versions and rollback")
+    assert "No difference." in page.inner_text("main")  # the newest version against the files now
+    page.goto(f"{served.base}/skills/deploy/versions?from=1&to=2")
+    assert "+2. Test it." in page.locator("pre.diff").inner_text()
+    page.click("#v1 button")
+    page.wait_for_selector("p.notice")
+    assert "2. Test it." not in library.skills.get("deploy").skill_md.read_text()
+    assert [v.action for v in library.skills.history("deploy")] == ["create", "patch", "rollback"]

@@ -95,6 +95,7 @@ class Inspector:
     def __post_init__(self) -> None:
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env.filters["difflines"] = _diff_lines
 
     def form_token(self, session: str) -> str:
         return hmac.new(self.secret, session.encode(), hashlib.sha256).hexdigest()
@@ -148,6 +149,16 @@ class Inspector:
             except KenningError as exc:
                 status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
                 return page.render("error.html", status, message=str(exc), code=status)
+
+
+def _diff_lines(text: str) -> list[tuple[str, str]]:
+    """A unified diff's lines, each with the class that colours it."""
+    out = []
+    for line in text.splitlines():
+        kind = ("file" if line.startswith(("+++", "---")) else "add" if line.startswith("+")
+                else "del" if line.startswith("-") else "hunk" if line.startswith("@@") else "")
+        out.append((kind, line))
+    return out
 
 
 def _digest(session: str) -> str:
