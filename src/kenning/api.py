@@ -223,7 +223,7 @@ class Kenning:
         emb = embedder or make_embedder(settings)
         store = open_store(settings.database, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
                            snapshot=settings.cache_dir / "vectors.snapshot",
-                           redactor=EdgeRedactor(redact_policy(settings.gate)))
+                           redactor=EdgeRedactor(redact_policy(settings.gate)), vectors=settings.store.vectors)
         return cls(settings, store, emb, actor, project_dir)
 
     @property

@@ -43,11 +43,12 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     [store]
     url = "team.db"                  # the database: a SQLite file (relative: in the data directory) or
                                      # sqlite:///abs/path.db; default kenning.db in the data directory
+    vectors = "memory"               # PostgreSQL: "server" searches pgvector's HNSW index instead
 
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``, ``KENNING_LLM_BASE_URL``,
-``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``, ``KENNING_DATABASE_URL``; the command line's ``--db``
-overrides that (``load_settings(database=…)``).
+``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``, ``KENNING_DATABASE_URL``, ``KENNING_STORE_VECTORS``; the
+command line's ``--db`` overrides that (``load_settings(database=…)``).
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
 """
 
@@ -139,6 +140,9 @@ class StoreConfig:
     url: str | None = None
     setting: str = ""  # which of them named it, for error messages
     base: Path | None = None  # what a relative path is taken from (None: the working directory)
+    # where vectors are searched: "memory" (every vector in the process) or "server" (PostgreSQL's
+    # HNSW index, kenning.store.postgres_hnsw); ``[store] vectors``, overridden by KENNING_STORE_VECTORS
+    vectors: str = "memory"
 
 
 @dataclass(frozen=True)
@@ -282,17 +286,37 @@ def _store(root: Path, section: object, database: str | os.PathLike[str] | None)
     where = f"[store] in {root / CONFIG_FILE}"
     if not isinstance(section, dict):
         raise InvalidInput(f"{where} must be a table")
+    vectors = _store_vectors(root, section)
     if database is not None:
-        return StoreConfig(os.fspath(database), "--db")
+        return StoreConfig(os.fspath(database), "--db", vectors=vectors)
     if os.environ.get(DATABASE_ENV):
-        return StoreConfig(os.environ[DATABASE_ENV], DATABASE_ENV)
+        return StoreConfig(os.environ[DATABASE_ENV], DATABASE_ENV, vectors=vectors)
     url = section.get("url")
     if url is None:
-        return StoreConfig()
+        return StoreConfig(vectors=vectors)
     if not isinstance(url, str) or not url.strip():
         raise InvalidInput(f"[store] url in {root / CONFIG_FILE} must be a file path or a URL such as "
                            f"\"sqlite:///abs/path.db\", got {url!r}")
-    return StoreConfig(url, f"[store] url in {root / CONFIG_FILE}", base=root)
+    return StoreConfig(url, f"[store] url in {root / CONFIG_FILE}", base=root, vectors=vectors)
+
+
+VECTORS_ENV = "KENNING_STORE_VECTORS"
+VECTOR_MODES = ("memory", "server")
+
+
+def _store_vectors(root: Path, section: dict[str, object]) -> str:
+    """``[store] vectors``, overridden by ``KENNING_STORE_VECTORS``: "memory" or "server"."""
+    if os.environ.get(VECTORS_ENV):
+        value: object = os.environ[VECTORS_ENV]
+        where = VECTORS_ENV
+    else:
+        value = section.get("vectors", "memory")
+        where = f"[store] vectors in {root / CONFIG_FILE}"
+    mode = value.strip().lower() if isinstance(value, str) else value
+    if mode not in VECTOR_MODES:
+        raise ConfigError(f"{where} is {value!r}; accepted values: \"memory\" (every vector searched in the "
+                          "process, the default) or \"server\" (PostgreSQL's HNSW index searches them)")
+    return str(mode)
 
 
 def _hot(root: Path, section: object) -> HotConfig:

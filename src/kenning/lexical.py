@@ -23,7 +23,7 @@ import numpy as np
 from .blas import product
 from .fusion import rescale_all
 from .store import ItemQuery, Store
-from .store.vectors import Scored, VectorCache, locate
+from .store.vectors import Scored, VectorIndex, locate
 
 # (rowid, selection score, segmented body), best first
 WordCandidate = tuple[int, float, str]
@@ -31,7 +31,7 @@ WordCandidate = tuple[int, float, str]
 
 def word_candidates(
     store: Store,
-    vectors: VectorCache,
+    vectors: VectorIndex,
     query: np.ndarray,
     seen: Scored,
     dense: list[tuple[int, float]],
@@ -83,7 +83,7 @@ def word_candidates(
 
 
 def _in_scope(
-    store: Store, vectors: VectorCache, docs: np.ndarray, scope: str, kinds: Sequence[str] | None
+    store: Store, vectors: VectorIndex, docs: np.ndarray, scope: str, kinds: Sequence[str] | None
 ) -> np.ndarray:
     """Which of the documents belong to ``scope`` (and ``kinds``): from the vector cache, and from
     the items table for the few it does not hold (an item without a vector)."""

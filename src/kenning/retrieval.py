@@ -41,7 +41,7 @@ from .records import item_from_row
 from .mixed import QueryNull
 from .relevance import language, relevance
 from .store import ItemQuery, Store
-from .store.vectors import Scored, VectorCache
+from .store.vectors import Scored, VectorIndex
 from .text import check_unicode, neutral_terms, query_words
 from .timeutil import from_epoch, to_epoch, utcnow
 
@@ -276,7 +276,7 @@ class _Evidence:
             neutral_share=neutral_share,
         )
 
-    def add_cosines(self, seen: Scored, vectors: VectorCache, query: np.ndarray) -> None:
+    def add_cosines(self, seen: Scored, vectors: VectorIndex, query: np.ndarray) -> None:
         """The cosine of every word candidate: from the vector search where it scored it, else exact."""
         wanted = np.array([r for r in self.words if r not in self.cosine], dtype=np.int64)
         known, cos = seen.lookup(wanted)

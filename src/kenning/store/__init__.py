@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ConfigError
 from .contract import Store
 from .query import ItemQuery
 from .url import StoreLocation, locate, open_postgres
@@ -23,15 +24,20 @@ if TYPE_CHECKING:
 
 def open_store(location: str | os.PathLike[str] | StoreLocation, embedder_name: str, dim: int, *,
                setting: str = "the database location", allow_embedder_change: bool = False,
-               snapshot: Path | None = None, redactor: EdgeRedactor | None = None) -> Store:
+               snapshot: Path | None = None, redactor: EdgeRedactor | None = None, vectors: str = "memory") -> Store:
     """The store at ``location`` (a file path, ``sqlite:///abs/path.db``, or a located
     ``StoreLocation``); ``setting`` names where it was configured, for errors; ``snapshot`` is where a
     file copy of its vector cache may be kept; ``redactor`` masks every string written (default:
-    secrets and personal data)."""
+    secrets and personal data); ``vectors``: "memory" (the process searches every vector) or
+    "server" (a PostgreSQL server searches them, ``postgres_hnsw``)."""
     where = location if isinstance(location, StoreLocation) else locate(location, setting=setting)
     if where.backend == "postgresql":
         return open_postgres(where, embedder_name, dim, allow_embedder_change=allow_embedder_change,
-                             snapshot=snapshot, redactor=redactor)
+                             snapshot=snapshot, redactor=redactor, vectors=vectors)
+    if vectors != "memory":
+        raise ConfigError(f"vectors = {vectors!r} ([store] vectors or KENNING_STORE_VECTORS) has a PostgreSQL server "
+                          f"search the vectors, but {where.setting} names the SQLite file {where.shown}; set "
+                          "vectors = \"memory\" or use a postgresql:// database")
     assert where.path is not None  # a SQLite location always has its file
     from .sqlite import SQLiteStore  # numpy and the vector cache only once a store is opened
 

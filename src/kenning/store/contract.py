@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..gate.edge import EdgeRedactor
-    from .vectors import VectorCache
+    from .vectors import VectorIndex
 
 
 class SkillVersionRow(TypedDict):
@@ -173,7 +173,7 @@ class Store(Protocol):
 
     # -- vectors --------------------------------------------------------------------------------
 
-    def fresh_vectors(self) -> VectorCache:
+    def fresh_vectors(self) -> VectorIndex:
         """Every item's vector with its scope, kind and language, up to date with every commit."""
 
     def all_bodies(self) -> Iterator[tuple[int, str]]:

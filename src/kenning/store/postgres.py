@@ -36,6 +36,7 @@ from ..relevance import language
 from ..text import content_key, normalize, segment
 from .access import PendingAccesses
 from .postgres_audit import AuditRows
+from .postgres_hnsw import ServerVectors, ensure_index, indexed_dims
 from .postgres_ledgers import LedgerRows
 from .postgres_passages import PassageRows
 from .postgres_query import QueryRows
@@ -67,7 +68,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
 
     def __init__(self, url: str, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
                  snapshot: Path | None = None, redactor: EdgeRedactor | None = None, setting: str = "the database URL",
-                 pool_min: int = POOL_MIN, pool_max: int = POOL_MAX) -> None:
+                 pool_min: int = POOL_MIN, pool_max: int = POOL_MAX, vectors: str = "memory") -> None:
         if redactor is None:
             from ..gate.edge import EdgeRedactor  # here, not at the top: the gate package imports the store
 
@@ -80,6 +81,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         self._cache_lock = threading.RLock()
         self._terms_lock = threading.Lock()
         self.vectors = PgVectorCache(dim, snapshot)
+        # "server": searches ask the server (pgvector's HNSW index), the cache above stays empty
+        self.server_vectors = ServerVectors(dim, self._read) if vectors == "server" else None
         self._doc_freq: dict[str, int] = {}
         self._seen: dict[str, str | None] = {}
         self._touch_lock = threading.RLock()
@@ -94,6 +97,9 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         try:
             self._pool.open(wait=True, timeout=POOL_TIMEOUT)
             self._check_embedder(embedder_name, dim, allow_embedder_change)
+            if self.server_vectors is not None:
+                with self._write() as conn:
+                    ensure_index(conn, dim, self.shown)
         except BaseException:
             self._pool.close()
             raise
@@ -189,6 +195,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                     self._accesses.give_back(accesses)
                 if tx.holds_cache:  # it took in rows that are now gone
                     self.vectors.reset()
+                if self.server_vectors is not None:  # its null samples may hold such rows
+                    self.server_vectors.reset()
                 raise
             finally:
                 self._local.tx = None
@@ -217,6 +225,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             conn.cursor().executemany(
                 "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [("embedder", name), ("dim", str(dim))])
+            if self.server_vectors is not None or any(d != dim for d in indexed_dims(conn)):
+                ensure_index(conn, dim, self.shown, replace=True)  # the index of the new dimension
 
     def meta(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self._rows("SELECT key, value FROM meta")}

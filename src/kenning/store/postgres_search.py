@@ -25,7 +25,9 @@ import numpy as np
 
 from ..errors import StoreError
 from .postgres_base import PgBase
+from .postgres_hnsw import ServerVectors
 from .postgres_vectors import PgVector, PgVectorCache
+from .vectors import VectorIndex
 
 if TYPE_CHECKING:
     import psycopg
@@ -47,6 +49,7 @@ class Transaction:
 class SearchRows(PgBase):
     dim: int
     vectors: PgVectorCache
+    server_vectors: ServerVectors | None
     _cache_lock: threading.RLock  # the vector cache's
     _terms_lock: threading.Lock  # the document frequencies'
     _doc_freq: dict[str, int]
@@ -131,9 +134,12 @@ class SearchRows(PgBase):
 
     # -- vectors ----------------------------------------------------------------------------------
 
-    def fresh_vectors(self) -> PgVectorCache:
+    def fresh_vectors(self) -> VectorIndex:
         """The vector cache, first brought up to date with every commit (and, inside a write
-        transaction, with what it wrote)."""
+        transaction, with what it wrote); with ``vectors = "server"``, the server's search
+        (``postgres_hnsw``), which holds nothing to bring up to date."""
+        if self.server_vectors is not None:
+            return self.server_vectors
         tx = self._tx()
         if tx is None:
             with self._connection() as conn, self._cache_lock:

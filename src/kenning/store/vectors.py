@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -326,6 +326,27 @@ class Scored:
         pos, found = locate(self.rowids, rowids)
         cos[found] = self.cosines[pos[found]]
         return found, cos
+
+
+class VectorIndex(Protocol):
+    """What searches read of a store's vectors: ``VectorCache`` in the process, or
+    ``postgres_hnsw.ServerVectors`` on a PostgreSQL server (``[store] vectors = "server"``)."""
+
+    dim: int
+
+    def __len__(self) -> int: ...
+
+    def search(self, query: np.ndarray, scope: str, kinds: Iterable[str] | None,
+               limit: int) -> list[tuple[int, float]]: ...
+
+    def scored(self, query: np.ndarray, scope: str, kinds: Iterable[str] | None, limit: int) -> Scored: ...
+
+    def rows_of(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def held_in_scope(self, rowids: np.ndarray, scope: str,
+                      kinds: Iterable[str] | None) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def cosines(self, query: np.ndarray, rowids: Iterable[int]) -> dict[int, float]: ...
 
 
 def locate(rowids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
