@@ -5,6 +5,7 @@ Markdown lists through the write gate, and hostile files refused whole before an
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -239,6 +240,23 @@ def test_a_malformed_line_refuses_the_whole_file_by_its_number_before_anything_i
     with pytest.raises(InvalidInput, match="line 1: not a kenning export header"):
         dst.import_file(headless, format="kenning")
     assert counts(dst) == [] and dst.store.audit_count() == 0
+
+
+def test_a_store_failing_midway_leaves_no_part_of_its_batch_and_a_rerun_completes_the_import(
+        make: Callable[..., Kenning], tmp_path: Path, fail_third_insert: Callable[[Kenning], None]) -> None:
+    src = make("src")
+    seed(src)
+    out = tmp_path / "export.jsonl"
+    src.export(out, audit=True)
+    dst = make("dst")
+    fail_third_insert(dst)
+    with pytest.raises(sqlite3.OperationalError, match="simulated"):
+        dst.import_file(out)
+    assert counts(dst) == [] and dst.store.audit_count() == 0
+    dst.close()
+    again = make("dst")
+    assert again.import_file(out).added == 10
+    assert snapshot(again) == snapshot(src)
 
 
 def test_secrets_in_an_export_are_masked_or_refused_item_by_item(make: Callable[..., Kenning], tmp_path: Path) -> None:

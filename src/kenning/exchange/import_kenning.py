@@ -2,8 +2,8 @@
 
 Two passes. The first reads every line and checks it (JSON, the header, every field of every
 item and vector): one bad line refuses the whole file, with its number, before anything is
-written, so a file is imported whole or not at all. The second writes a batch of lines per
-transaction. Each item goes through the write gate's redaction (masked, or refused per item in
+written. The second writes ``BATCH_LINES`` lines per transaction: a store failing midway (a full
+disk) leaves whole batches, and importing the file again completes it. Each item goes through the write gate's redaction (masked, or refused per item in
 "refuse" mode), then:
 
     its id is stored with the same content          unchanged
