@@ -223,7 +223,8 @@ class Kenning:
         emb = embedder or make_embedder(settings)
         store = open_store(settings.database, emb.name, emb.dim, allow_embedder_change=allow_embedder_change,
                            snapshot=settings.cache_dir / "vectors.snapshot",
-                           redactor=EdgeRedactor(redact_policy(settings.gate)), vectors=settings.store.vectors)
+                           redactor=EdgeRedactor(redact_policy(settings.gate)), vectors=settings.store.vectors,
+                           row_security=settings.store.row_security)
         return cls(settings, store, emb, actor, project_dir)
 
     @property

@@ -44,11 +44,13 @@ Inside it, ``kenning.toml`` (optional) configures the embedder::
     url = "team.db"                  # the database: a SQLite file (relative: in the data directory) or
                                      # sqlite:///abs/path.db; default kenning.db in the data directory
     vectors = "memory"               # PostgreSQL: "server" searches pgvector's HNSW index instead
+    row_security = false             # true: refuse a PostgreSQL database whose server does not keep
+                                     # each role to its granted scopes (kenning access enable)
 
 Environment variables override the file: ``KENNING_EMBEDDER`` (provider), ``KENNING_EMBED_THREADS``,
 ``KENNING_EMBED_BASE_URL``, ``KENNING_EMBED_MODEL``, ``KENNING_EMBED_API_KEY``, ``KENNING_LLM_BASE_URL``,
-``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``, ``KENNING_DATABASE_URL``, ``KENNING_STORE_VECTORS``; the
-command line's ``--db`` overrides that (``load_settings(database=…)``).
+``KENNING_LLM_MODEL``, ``KENNING_LLM_API_KEY``, ``KENNING_DATABASE_URL``, ``KENNING_STORE_VECTORS``,
+``KENNING_ROW_SECURITY``; the command line's ``--db`` overrides that (``load_settings(database=…)``).
 Only entry points (``Kenning.open``, the CLI) read configuration; everything below gets it passed.
 """
 
@@ -143,6 +145,7 @@ class StoreConfig:
     # where vectors are searched: "memory" (every vector in the process) or "server" (PostgreSQL's
     # HNSW index, kenning.store.postgres_hnsw); ``[store] vectors``, overridden by KENNING_STORE_VECTORS
     vectors: str = "memory"
+    row_security: bool = False  # demand a PostgreSQL database with row-level security (postgres_security)
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,7 @@ def load_settings(home: str | os.PathLike[str] | None = None, *,
 
 
 DATABASE_ENV = "KENNING_DATABASE_URL"
+ROW_SECURITY_ENV = "KENNING_ROW_SECURITY"
 
 
 def _store(root: Path, section: object, database: str | os.PathLike[str] | None) -> StoreConfig:
@@ -287,17 +291,18 @@ def _store(root: Path, section: object, database: str | os.PathLike[str] | None)
     if not isinstance(section, dict):
         raise InvalidInput(f"{where} must be a table")
     vectors = _store_vectors(root, section)
+    secured = _row_security(root, section)
     if database is not None:
-        return StoreConfig(os.fspath(database), "--db", vectors=vectors)
+        return StoreConfig(os.fspath(database), "--db", vectors=vectors, row_security=secured)
     if os.environ.get(DATABASE_ENV):
-        return StoreConfig(os.environ[DATABASE_ENV], DATABASE_ENV, vectors=vectors)
+        return StoreConfig(os.environ[DATABASE_ENV], DATABASE_ENV, vectors=vectors, row_security=secured)
     url = section.get("url")
     if url is None:
-        return StoreConfig(vectors=vectors)
+        return StoreConfig(vectors=vectors, row_security=secured)
     if not isinstance(url, str) or not url.strip():
         raise InvalidInput(f"[store] url in {root / CONFIG_FILE} must be a file path or a URL such as "
                            f"\"sqlite:///abs/path.db\", got {url!r}")
-    return StoreConfig(url, f"[store] url in {root / CONFIG_FILE}", base=root, vectors=vectors)
+    return StoreConfig(url, f"[store] url in {root / CONFIG_FILE}", base=root, vectors=vectors, row_security=secured)
 
 
 VECTORS_ENV = "KENNING_STORE_VECTORS"
@@ -317,6 +322,19 @@ def _store_vectors(root: Path, section: dict[str, object]) -> str:
         raise ConfigError(f"{where} is {value!r}; accepted values: \"memory\" (every vector searched in the "
                           "process, the default) or \"server\" (PostgreSQL's HNSW index searches them)")
     return str(mode)
+
+
+def _row_security(root: Path, section: dict[str, object]) -> bool:
+    """``[store] row_security``, overridden by ``KENNING_ROW_SECURITY`` (1/true/yes or 0/false/no)."""
+    given = os.environ.get(ROW_SECURITY_ENV, "").strip().lower()
+    if given:
+        if given not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            raise InvalidInput(f"{ROW_SECURITY_ENV}={given!r}: give 1 (demand row security) or 0")
+        return given in ("1", "true", "yes", "on")
+    value = section.get("row_security", False)
+    if not isinstance(value, bool):
+        raise InvalidInput(f"[store] row_security in {root / CONFIG_FILE} must be true or false, got {value!r}")
+    return value
 
 
 def _hot(root: Path, section: object) -> HotConfig:

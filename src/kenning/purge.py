@@ -22,7 +22,7 @@ cut short is finished by running it again.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,12 +59,14 @@ class Purge:
     transcript_messages: int = 0
     feedback_notes: int = 0
     removed_paths: tuple[str, ...] = field(default_factory=tuple)
+    vacuum: str | None = None  # why the table files were not rewritten (a server role not their owner)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"success": True, "mode": self.mode, "scope": self.scope, "dry_run": self.dry_run,
+        done = {"success": True, "mode": self.mode, "scope": self.scope, "dry_run": self.dry_run,
                 "items": list(self.items), "audit_entries": self.audit_entries, "hot_entries": self.hot_entries,
                 "note_paragraphs": self.note_paragraphs, "transcript_messages": self.transcript_messages,
                 "feedback_notes": self.feedback_notes, "removed_paths": list(self.removed_paths)}
+        return done | ({"vacuum": self.vacuum} if self.vacuum else {})
 
 
 @dataclass
@@ -113,8 +115,8 @@ def purge(kb: Kenning, item_id: str | None = None, *, scope: str | None = None, 
         audit.record_event(kb.store, "purge", kind="purge", scope=targets.scope, actor=kb.actor,
                            after={**summary, "item_count": len(report.items), "ids": list(report.items[:100])})
     (kb.settings.cache_dir / "vectors.snapshot").unlink(missing_ok=True)
-    kb.store.vacuum()
-    return report
+    note = kb.store.vacuum()
+    return replace(report, vacuum=note) if note else report
 
 
 def _targets(kb: Kenning, item_id: str | None, scope: str | None, match: str | None) -> _Targets:

@@ -33,6 +33,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "listing": ("list",), "edit": ("edit",),
     "ui": ("ui",),
     "exchange": ("export", "import"),
+    "access": ("access",),
 }
 _MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 

@@ -144,6 +144,8 @@ def purge(kb: Kenning, item_id: str | None, scope: str | None, match: str | None
         output.print_json(result.to_dict())
         return
     output.show(_purge_table(result, "Would purge" if dry_run else "Purged"))
+    if result.vacuum:
+        output.show(f"Note: {result.vacuum}")
 
 
 def _purge_table(done: Purge, title: str) -> Table:

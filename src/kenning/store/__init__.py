@@ -24,16 +24,22 @@ if TYPE_CHECKING:
 
 def open_store(location: str | os.PathLike[str] | StoreLocation, embedder_name: str, dim: int, *,
                setting: str = "the database location", allow_embedder_change: bool = False,
-               snapshot: Path | None = None, redactor: EdgeRedactor | None = None, vectors: str = "memory") -> Store:
+               snapshot: Path | None = None, redactor: EdgeRedactor | None = None, vectors: str = "memory",
+               row_security: bool = False) -> Store:
     """The store at ``location`` (a file path, ``sqlite:///abs/path.db``, or a located
     ``StoreLocation``); ``setting`` names where it was configured, for errors; ``snapshot`` is where a
     file copy of its vector cache may be kept; ``redactor`` masks every string written (default:
     secrets and personal data); ``vectors``: "memory" (the process searches every vector) or
-    "server" (a PostgreSQL server searches them, ``postgres_hnsw``)."""
+    "server" (a PostgreSQL server searches them, ``postgres_hnsw``); ``row_security`` demands a
+    PostgreSQL database whose server keeps each role to its scopes (``postgres_security``)."""
     where = location if isinstance(location, StoreLocation) else locate(location, setting=setting)
     if where.backend == "postgresql":
         return open_postgres(where, embedder_name, dim, allow_embedder_change=allow_embedder_change,
-                             snapshot=snapshot, redactor=redactor, vectors=vectors)
+                             snapshot=snapshot, redactor=redactor, vectors=vectors, row_security=row_security)
+    if row_security:
+        raise ConfigError(f"row security ([store] row_security / KENNING_ROW_SECURITY) needs a PostgreSQL database, "
+                          f"but {where.setting} names the SQLite file {where.shown}, which one person's account "
+                          "holds whole; point the database URL at postgresql://…, or turn row_security off")
     if vectors != "memory":
         raise ConfigError(f"vectors = {vectors!r} ([store] vectors or KENNING_STORE_VECTORS) has a PostgreSQL server "
                           f"search the vectors, but {where.setting} names the SQLite file {where.shown}; set "

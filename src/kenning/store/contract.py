@@ -305,5 +305,6 @@ class Store(Protocol):
 
     # -- maintenance ------------------------------------------------------------------------------
 
-    def vacuum(self) -> None:
-        """Make deleted text leave the storage for good (a purge ends with this)."""
+    def vacuum(self) -> str | None:
+        """Make deleted text leave the storage for good (a purge ends with this); a note saying who
+        must run it instead when this connection may not (a PostgreSQL role that does not own the tables)."""

@@ -31,7 +31,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ..errors import EmbedderMismatch, StoreError
+from ..errors import EmbedderMismatch, Forbidden, StoreError
 from ..relevance import language
 from ..text import content_key, normalize, segment
 from .access import PendingAccesses
@@ -41,6 +41,7 @@ from .postgres_ledgers import LedgerRows
 from .postgres_passages import PassageRows
 from .postgres_query import QueryRows
 from .postgres_schema import WRITE_LOCK, check_tables, migrate
+from .postgres_security import SecuredVectorCache, check_open, owns_tables, role_of
 from .postgres_search import SearchRows, Transaction
 from .postgres_skills import SkillRows
 from .postgres_transfer import TransferRows
@@ -68,7 +69,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
 
     def __init__(self, url: str, embedder_name: str, dim: int, *, allow_embedder_change: bool = False,
                  snapshot: Path | None = None, redactor: EdgeRedactor | None = None, setting: str = "the database URL",
-                 pool_min: int = POOL_MIN, pool_max: int = POOL_MAX, vectors: str = "memory") -> None:
+                 pool_min: int = POOL_MIN, pool_max: int = POOL_MAX, vectors: str = "memory",
+                 row_security: bool = False) -> None:
         if redactor is None:
             from ..gate.edge import EdgeRedactor  # here, not at the top: the gate package imports the store
 
@@ -80,15 +82,18 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         self._local = threading.local()
         self._cache_lock = threading.RLock()
         self._terms_lock = threading.Lock()
-        self.vectors = PgVectorCache(dim, snapshot)
-        # "server": searches ask the server (pgvector's HNSW index), the cache above stays empty
+        # "server": searches ask the server (pgvector's HNSW index), the cache stays empty
         self.server_vectors = ServerVectors(dim, self._read) if vectors == "server" else None
         self._doc_freq: dict[str, int] = {}
         self._seen: dict[str, str | None] = {}
         self._touch_lock = threading.RLock()
         self._accesses = PendingAccesses(self._write_accesses_later)
         self._closed = False
-        self.schema_version = self._prepare(setting)
+        self.secured = False  # row-level security on in the database (``postgres_security``): found at open
+        self.role = ""
+        self.schema_version = self._prepare(setting, row_security)
+        # a secured cache holds only its role's rows: no snapshot file, which another role's process may have written
+        self.vectors = SecuredVectorCache(dim) if self.secured else PgVectorCache(dim, snapshot)
         self._pool = ConnectionPool(url, min_size=pool_min, max_size=max(pool_min, pool_max), open=False,
                                     kwargs={"autocommit": True, **self._defaults()}, configure=register_vector,
                                     timeout=POOL_TIMEOUT, name=f"kenning {self.shown}")
@@ -105,8 +110,9 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             raise
         _UNWRITTEN.add(self)  # a program that exits without closing the store still writes its counts
 
-    def _prepare(self, setting: str) -> int:
-        """Connect once to migrate the schema and check it; the schema version."""
+    def _prepare(self, setting: str, row_security: bool) -> int:
+        """Connect once to migrate the schema and check it (and its row security: demanded by
+        ``row_security``, enforced by the server whenever it is on); the schema version."""
         try:
             conn = psycopg.connect(self.url, autocommit=True, **self._defaults())
         except psycopg.Error as exc:
@@ -115,8 +121,15 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                              f"{reason}; check the URL (host, port, user, password, database) and that the server "
                              "runs and accepts this client") from exc
         with conn:
-            version = migrate(conn, self.shown)
+            self.role = role_of(conn)
+            try:
+                version = migrate(conn, self.shown)
+            except psycopg.errors.InsufficientPrivilege as exc:  # a role with no grant on a secured database
+                raise StoreError(f"role {self.role!r} may not read kenning's tables in {self.shown} ({exc}); if the "
+                                 "database keeps each role to its scopes, ask its owner to run "
+                                 f"`kenning access grant {self.role} SCOPE`") from exc
             check_tables(conn, self.shown)
+            self.secured = check_open(conn, self.shown, demanded=row_security, setting=setting)
         return version
 
     def _defaults(self) -> dict[str, Any]:
@@ -182,6 +195,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             return
         with self._connection() as conn:
             tx = self._local.tx = Transaction(conn)
+            self._local.scope = None
             with self._touch_lock:
                 accesses = self._accesses.take()  # every write transaction carries them
             try:
@@ -189,7 +203,10 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
                     if accesses:
                         conn.cursor().executemany(_ACCESS_UPDATE, accesses)
-                    yield conn
+                    try:
+                        yield conn
+                    except psycopg.errors.InsufficientPrivilege as exc:
+                        raise self._refused(str(exc)) from exc
             except BaseException:
                 with self._touch_lock:
                     self._accesses.give_back(accesses)
@@ -203,14 +220,45 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                 if tx.holds_cache:
                     self._cache_lock.release()
 
+    def _writes_scope(self, scope: str | None) -> None:
+        """The scope the next rows of this thread's transaction belong to, named if the server refuses them."""
+        self._local.scope = scope
+
+    def _refused(self, reason: str, scope: str | None = None) -> Forbidden:
+        """What the server refused (SQLSTATE 42501: a row its row-level security keeps out, or a
+        missing privilege) becomes: the role, the scope and the fix."""
+        scope = scope or getattr(self._local, "scope", None)
+        fix = f"`kenning access grant {self.role} {scope or 'SCOPE'}`"
+        if "row-level security" not in reason:
+            reason = " ".join(reason.split())
+            return Forbidden(f"role {self.role!r} lacks a privilege in {self.shown} ({reason}): ask its owner to "
+                             f"run {fix}")
+        what = f"scope {scope!r}" if scope else "this row"
+        return Forbidden(f"role {self.role!r} may not write {what} in {self.shown}: ask its owner to run {fix}")
+
+    def _check_changed(self, conn: psycopg.Connection[Any], rowcount: int, rowid: int) -> None:
+        """On a secured database an item the role may read but not write is left unchanged by the
+        server, without an error: say so instead of going on as if it had changed."""
+        if self.secured and rowcount == 0:
+            found = conn.execute("SELECT scope FROM items WHERE rowid = %s", (rowid,)).fetchone()
+            if found is not None:
+                raise self._refused("row-level security", str(found[0]))
+
     def _index_written(self) -> None:
         tx = self._tx()
         assert tx is not None, "full-text rows and vectors are written inside a transaction"
         tx.index_written = True
 
+    def _owns_tables(self) -> bool:
+        with self._connection() as conn:
+            return owns_tables(conn)
+
     def _check_embedder(self, name: str, dim: int, allow_change: bool) -> None:
         meta = self.meta()
         if not meta.get("embedder"):
+            if self.secured and not self._owns_tables():
+                raise StoreError(f"{self.shown} records no embedder yet, and only its owner writes that: ask the "
+                                 "owner to open it once (`kenning access enable` does), then open it again")
             self.set_embedder(name, dim)
             return
         if (meta["embedder"], int(meta["dim"])) != (name, dim) and not allow_change:
@@ -243,6 +291,9 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                   language(str(row.get("content") or text))]
         with self._write() as conn:
             self._index_written()
+            self._writes_scope(str(row.get("scope")))
+            if self.secured:  # the policies of the full-text row and vector look for the item row
+                return self._insert_secured(conn, cols, params)
             (rowid,) = conn.execute(  # one round trip for the three rows
                 f"WITH item AS (INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))}) "
                 "RETURNING rowid), "
@@ -250,6 +301,17 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                 "FROM item) "
                 "INSERT INTO vectors (item_rowid, vec, lang) SELECT rowid, %s, %s FROM item RETURNING item_rowid",
                 params).fetchone() or (0,)
+        return int(rowid)
+
+    def _insert_secured(self, conn: psycopg.Connection[Any], cols: list[str], params: list[Any]) -> int:
+        """``insert_item`` in two statements: the statements of one WITH do not see each other's rows,
+        and the policies of ``items_fts`` and ``vectors`` look for the item they belong to."""
+        (rowid,) = conn.execute(f"INSERT INTO items ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))}) "
+                                "RETURNING rowid", params[: len(cols)]).fetchone() or (0,)
+        conn.execute("WITH fts AS (INSERT INTO items_fts (rowid, body, terms) "
+                     "VALUES (%s, %s, array_to_tsvector(%s::text[]))) "
+                     "INSERT INTO vectors (item_rowid, vec, lang) VALUES (%s, %s, %s)",
+                     (rowid, *params[len(cols): len(cols) + 2], rowid, *params[len(cols) + 2:]))
         return int(rowid)
 
     def update_item(self, rowid: int, changes: dict[str, Any]) -> None:
@@ -261,7 +323,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         sets = ", ".join(f"{c} = %s" for c in changes)
         changes = self._masked(changes)
         with self._write() as conn:
-            conn.execute(f"UPDATE items SET {sets} WHERE rowid = %s", [*map(_sql, changes.values()), rowid])
+            done = conn.execute(f"UPDATE items SET {sets} WHERE rowid = %s", [*map(_sql, changes.values()), rowid])
+            self._check_changed(conn, done.rowcount, rowid)
 
     def replace_index(self, rowid: int, text: str, vec: np.ndarray) -> None:
         """New full-text row and vector for an item whose text changed (e.g. an entity upsert)."""
@@ -282,7 +345,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             conn.execute("DELETE FROM items_fts WHERE rowid = %s", (rowid,))
             conn.execute("DELETE FROM vectors WHERE item_rowid = %s", (rowid,))
             conn.execute("DELETE FROM entity_names WHERE item_rowid = %s", (rowid,))
-            conn.execute("DELETE FROM items WHERE rowid = %s", (rowid,))
+            self._check_changed(conn, conn.execute("DELETE FROM items WHERE rowid = %s", (rowid,)).rowcount, rowid)
 
     def get(self, item_id: str) -> dict[str, Any] | None:
         return self._item("SELECT * FROM items WHERE id = %s", (item_id,))
@@ -355,6 +418,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         if not rows:
             return
         with self._write() as conn:
+            self._writes_scope(scope)
             conn.cursor().executemany("INSERT INTO entity_names (scope, name_key, item_rowid) VALUES (%s, %s, %s) "
                                       "ON CONFLICT DO NOTHING", rows)
 
@@ -380,13 +444,18 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
 
     # -- maintenance ---------------------------------------------------------------------------
 
-    def vacuum(self) -> None:
+    def vacuum(self) -> str | None:
         """Make deleted and blanked text leave the tables' files: VACUUM FULL rewrites each table
         with its live rows only (it locks each table meanwhile). The server's write-ahead log and
-        its backups keep what they hold until they are recycled."""
+        its backups keep what they hold until they are recycled. Only the tables' owner may: for
+        another role nothing is rewritten, and the note returned says who should run it."""
         if self._tx() is not None:
             raise StoreError("vacuum cannot run inside a transaction; call it after the transaction ends")
         with self._connection() as conn:
+            if not owns_tables(conn, tuple(t.strip() for t in _TEXT_TABLES.split(","))):
+                return (f"the purged text is gone from every row, but stays in the table files of {self.shown} until "
+                        f"their owner rewrites them: ask the owner to run `kenning access vacuum` (role "
+                        f"{self.role!r} may not)")
             # readers queue behind a waiting VACUUM FULL: it waits for open writers this long only
             conn.execute(f"SET lock_timeout = '{VACUUM_LOCK_TIMEOUT}s'")
             try:
@@ -397,6 +466,7 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
                                  "files until a later vacuum; run it again when the store is quieter") from exc
             finally:
                 conn.execute("RESET lock_timeout")
+        return None
 
 
 _UNWRITTEN: weakref.WeakSet[PostgresStore] = weakref.WeakSet()

@@ -1,5 +1,7 @@
 """The PostgreSQL store's passage vectors: embeddings of texts that are not items (a skill's
 "name: description", a note's paragraph), by embedder and SHA-256 of the text, as float32 bytes.
+On a secured database each role has its own (``postgres_security``: the key takes the owner in,
+under the same constraint name, which the upsert names).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class PassageRows(PgBase):
         with self._write() as conn:
             conn.cursor().executemany(
                 "INSERT INTO passage_vectors (embedder, sha256, vector, used_at) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (embedder, sha256) DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
+                "ON CONFLICT ON CONSTRAINT passage_vectors_pkey DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
                 [(embedder, sha, np.ascontiguousarray(vec, dtype=np.float32).tobytes(), at)
                  for sha, vec in vectors.items()])
 
