@@ -162,7 +162,8 @@ def test_the_pages_fit_a_phone_width_window(browser: Any, served: Served, kb: Ke
     context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True)
     tab = context.new_page()
     tab.goto(served.url)
-    for path in ("/", f"/memory/{fact.id}", "/search?q=unbroken+token", f"/memory/{fact.id}/purge"):
+    for path in ("/", f"/memory/{fact.id}", "/search?q=unbroken+token", f"/memory/{fact.id}/purge", "/hot", "/skills",
+                 "/review", "/notes", "/audit", "/stats"):
         tab.goto(served.base + path)
         width = tab.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, (path, width)
@@ -219,3 +220,15 @@ def test_rolling_back_a_skill_restores_an_older_version(page: Any, served: Serve
     page.wait_for_selector("p.notice")
     assert "2. Test it." not in library.skills.get("deploy").skill_md.read_text()
     assert [v.action for v in library.skills.history("deploy")] == ["create", "patch", "rollback"]
+
+
+def test_replacing_a_hot_entry_supersedes_its_fact(page: Any, served: Served, kb: Kenning, library: Kenning) -> None:
+    added = kb.hot.add("The web repo uses pnpm, not npm", "project")
+    page.click("text=Hot memory")
+    entry = page.locator("ul.entries li", has_text="uses pnpm")
+    entry.locator("summary").click()
+    entry.locator("textarea[name=text]").fill("The web repo uses bun")
+    entry.locator("button[value=replace]").click()
+    page.wait_for_selector("p.notice")
+    assert [e.text for e in library.hot.entries() if e.section == "project"] == ["The web repo uses bun"]
+    assert library.get(added["id"]).superseded_by is not None

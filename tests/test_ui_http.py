@@ -235,3 +235,71 @@ def test_skill_text_is_shown_as_text_never_run(served: Served, kb: Kenning) -> N
     assert "&lt;script&gt;" in page
     status, _, page = served.request("GET", "/skills/banner?file=../../kenning.toml", headers={"Cookie": cookie})
     assert status in (400, 403)
+
+
+def _post(served: Served, cookie: str, path: str, page_path: str, form: dict[str, str]) -> tuple[int, str]:
+    _, _, page = served.request("GET", page_path, headers={"Cookie": cookie})
+    status, headers, body = served.request("POST", path, form={"csrf": form_token(page), **form},
+                                           headers={"Cookie": cookie, "Origin": served.base})
+    return status, headers.get("location", body)
+
+
+def test_hot_memory_shows_budgets_and_links_each_entry_to_its_fact(served: Served, kb: Kenning) -> None:
+    added = kb.hot.add("The web repo uses pnpm, not npm", "project")
+    cookie = served.login()
+    _, _, page = served.request("GET", "/hot", headers={"Cookie": cookie})
+    assert "MEMORY.md" in page and "USER.md" in page and "<meter" in page
+    assert f'href="/memory/{added["id"]}"' in page
+    status, _ = _post(served, cookie, "/hot/change", "/hot",
+                      {"action": "add", "text": "The user wants answers in English", "section": "user"})
+    assert status == 303
+    assert any(e.text == "The user wants answers in English" and e.section == "user" for e in kb.hot.entries())
+    status, _ = _post(served, cookie, "/hot/change", "/hot",
+                      {"action": "replace", "entry": "The web repo uses pnpm, not npm", "text": "The web repo uses bun"})
+    assert status == 303
+    assert [e.text for e in kb.hot.entries() if e.section == "project"] == ["The web repo uses bun"]
+    assert kb.get(added["id"]).superseded_by is not None  # the old entry's fact was superseded, not edited away
+    status, _ = _post(served, cookie, "/hot/change", "/hot", {"action": "remove", "entry": "The web repo uses bun"})
+    assert status == 303
+    assert [e.text for e in kb.hot.entries() if e.section == "project"] == []
+    status, body = _post(served, cookie, "/hot/change", "/hot", {"action": "shred", "entry": "x"})
+    assert status == 400 and "action must be add, replace or remove" in body
+
+
+def test_the_audit_log_filters_by_actor_action_item_and_time(served: Served, kb: Kenning) -> None:
+    first = kb.remember("the release train leaves on Wednesdays")
+    kb.pin(first.id, "important")
+    kb.remember("the CI cache is keyed by the lock file")
+    cookie = served.login()
+    _, _, page = served.request("GET", "/audit?action=pin", headers={"Cookie": cookie})
+    assert page.count("<td>pin</td>") == 1 and "<td>remember</td>" not in page
+    _, _, page = served.request("GET", f"/audit?item={first.id}", headers={"Cookie": cookie})
+    assert "<td>pin</td>" in page and "<td>remember</td>" in page and page.count(f'href="/memory/{first.id}"') == 2
+    _, _, page = served.request("GET", "/audit?actor=nobody", headers={"Cookie": cookie})
+    assert "No entries match." in page
+    _, _, page = served.request("GET", "/audit?since=2000-01-01&until=2000-12-31", headers={"Cookie": cookie})
+    assert "No entries match." in page
+    status, _, page = served.request("GET", "/audit?since=last+tuesday", headers={"Cookie": cookie})
+    assert status == 400 and "since" in page
+
+
+def test_stats_count_items_per_scope_and_kind_with_hot_budgets(served: Served, kb: Kenning) -> None:
+    kb.remember("the staging database listens on port 5433")
+    kb.remember("Alice reviews the frontend", scope="user:alice")
+    kb.lessons.record("ran the migrations by hand", "deploying", "negative", "run migrations from CI")
+    cookie = served.login()
+    status, _, page = served.request("GET", "/stats", headers={"Cookie": cookie})
+    assert status == 200
+    assert "user:alice" in page and "lesson" in page and "USER.md" in page and "data directory in all" in page
+
+
+def test_notes_show_a_day_history_and_search(served: Served, kb: Kenning) -> None:
+    (note,) = kb.notes.write("Raised proxy_read_timeout to 3600s on staging; the drops stopped.")
+    kb.notes.history_append("Session on websocket drops: found the nginx timeout.")
+    cookie = served.login()
+    _, _, page = served.request("GET", "/notes", headers={"Cookie": cookie})
+    assert "Raised proxy_read_timeout" in page and "found the nginx timeout" in page
+    _, _, page = served.request("GET", "/notes?q=websocket+timeout+staging", headers={"Cookie": cookie})
+    assert note.id in page and "relevance" in page
+    status, _, _ = served.request("GET", "/notes?day=1999-01-01", headers={"Cookie": cookie})
+    assert status == 404
