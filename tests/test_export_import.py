@@ -208,6 +208,24 @@ def test_a_stored_fact_restated_under_another_id_is_merged_and_an_id_holding_oth
         dst.get(ids["nginx"])  # merged into the stored fact, not added beside it
 
 
+def test_an_entity_known_by_one_of_its_names_is_merged_into_the_stored_one_once(
+        make: Callable[..., Kenning], tmp_path: Path) -> None:
+    src = make("src")
+    seed(src)
+    out = tmp_path / "export.jsonl"
+    src.export(out)
+    dst = make("dst")
+    mine = dst.entities.upsert("张伟", kind="person", attributes={"office": "Shanghai"})
+    summary = dst.import_file(out)
+    assert summary.counts[("default", "entity", "merged")] == 1
+    merged = dst.entities.get("Zhang Wei")
+    assert merged.id == mine.id and merged.name == "张伟" and merged.aliases == ("Zhang Wei",)
+    assert merged.attributes == {"office": "Shanghai", "role": "manager", "team": 7}
+    assert merged.notes == "runs the platform team"
+    again = dst.import_file(out)
+    assert (again.added, again.merged, again.unchanged) == (0, 0, 10)
+
+
 def test_a_malformed_line_refuses_the_whole_file_by_its_number_before_anything_is_written(
         make: Callable[..., Kenning], tmp_path: Path) -> None:
     src = make("src")
@@ -373,7 +391,7 @@ def test_markdown_bullets_become_facts_tagged_by_their_headings_and_prose_is_ski
 def test_markdown_bullets_pass_the_gate_one_by_one(make: Callable[..., Kenning], tmp_path: Path) -> None:
     kb = make("refusing", '[gate]\nredact = "refuse"\n')
     notes = tmp_path / "MEMORY.md"
-    notes.write_text("# Memory\n\n- The build takes ten minutes\n- Mail the report to ops-lead@example.com\n"
+    notes.write_text("# Memory\n\n- The build takes ten minutes <!-- f_0123456789ab -->\n- Mail the report to ops-lead@example.com\n"
                      f"- {'x' * 100_001}\n")
     summary = kb.import_file(notes)
     assert summary.added == 1 and [r.line for r in summary.refusals] == [4, 5]

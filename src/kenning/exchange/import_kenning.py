@@ -200,9 +200,12 @@ class _Writer:
         """The stored item this one restates: a current item with its content, an entity with its name."""
         if row["kind"] == "fact" and row.get("superseded_by"):
             return None  # an old version is history, never a restatement
-        if row["kind"] == "entity":
-            rowid = self.store.entity_rowid(row["scope"], name_key(row["name"]))
-            return self.store.get_rowid(rowid) if rowid is not None else None
+        if row["kind"] == "entity":  # by its name, else by one of its aliases
+            for name in (row["name"], *row["aliases"]):
+                rowid = self.store.entity_rowid(row["scope"], name_key(name))
+                if rowid is not None:
+                    return self.store.get_rowid(rowid)
+            return None
         if self.dry_run and f"{row['scope']}\0{row['kind']}\0{row['content_key']}" in self.pending:
             return {"id": "(earlier in the file)", "pending": True}
         return self.store.find_current(row["scope"], row["kind"], row["content_key"])
@@ -245,8 +248,9 @@ class _Writer:
         if self.dry_run:
             return "merged"
         try:
-            self.kb.entities.upsert(stored.name, kind=row["entity_kind"] or None, aliases=row["aliases"],  # type: ignore[union-attr]
-                                    attributes=row["attributes"], notes=row["notes"] or None, scope=row["scope"],
+            self.kb.entities.upsert(stored.name, kind=row["entity_kind"] or None,  # type: ignore[union-attr]
+                                    aliases=[row["name"], *row["aliases"]], attributes=row["attributes"],
+                                    notes=row["notes"] or None, scope=row["scope"],
                                     reason=f"{self.reason}: restated by {row['id']}")
         except (Conflict, InvalidInput) as exc:
             self.summary.refuse(number, str(exc), scope=row["scope"], kind="entity", item_id=row["id"])

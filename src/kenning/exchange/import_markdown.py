@@ -9,7 +9,8 @@ whole write gate.
                                   its parents as context)
       continued text              an indented line that is no bullet continues the bullet above
 
-Everything else (paragraphs, tables, quotes, code blocks, front matter) is skipped and counted.
+Everything else (paragraphs, tables, quotes, code blocks, front matter) is skipped and counted;
+HTML comments in a bullet (the ``<!-- f_… -->`` marks of kenning's own MEMORY.md) are dropped.
 The file is read a line at a time, a bullet at most ``MAX_CONTENT_CHARS`` long (longer ones are
 refused one by one, with their line number).
 """
@@ -38,6 +39,7 @@ _CHECKBOX = re.compile(r"\[[ xX]\][ \t]+")
 _FENCE = re.compile(r"[ \t]*(```|~~~)")
 _RULE = re.compile(r"[ \t]*([-*_])([ \t]*\1){2,}[ \t]*")
 _NOT_TAG = re.compile(r"[^\w.+-]+")
+_COMMENT = re.compile(r"<!--.*?-->")  # kenning's own MEMORY.md marks an entry's fact so: ``- text <!-- f_… -->``
 
 
 @dataclass
@@ -109,7 +111,7 @@ def bullets(path: Path, parsed: Parsed) -> Iterator[Bullet]:
         indent = _width(bullet.group("indent"))
         while stack and stack[-1][0] >= indent:
             stack.pop()
-        body = _CHECKBOX.sub("", bullet.group("text").strip(), count=1).strip()
+        body = _COMMENT.sub("", _CHECKBOX.sub("", bullet.group("text").strip(), count=1)).strip()
         tags = tuple(dict.fromkeys(t for t in (tag_of(h) for h in headings) if t))
         open_bullet = Bullet(number, indent, body, tuple(p for _, p in stack), tags)
         stack.append((indent, body))
