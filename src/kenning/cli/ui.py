@@ -16,7 +16,7 @@ from kenning.checks import check_scope
 from kenning.errors import InvalidInput
 from kenning.models import DEFAULT_SCOPE
 
-from .state import open_kenning, project_option
+from .state import database_of, home_of, project_option
 
 _NEEDS = ("starlette", "uvicorn", "jinja2")
 
@@ -53,9 +53,12 @@ def ui(ctx: click.Context, port: int, host: str, no_open: bool, scope: str, proj
     if not is_loopback(host):
         raise InvalidInput(f"kenning ui listens on this machine only: --host {host!r} is not a loopback address; "
                            "use 127.0.0.1, ::1 or localhost")
+    from kenning.api import Kenning
     from kenning.ui.app import serve
 
-    kb = open_kenning(ctx, project_dir=project_dir)
+    # its own actor, so that the audit log tells changes made here from the CLI's and the agents'
+    kb = Kenning.open(home_of(ctx), actor="ui", project_dir=project_dir, database=database_of(ctx))
+    ctx.call_on_close(kb.close)
 
     def ready(url: str) -> None:
         click.echo(url)  # the first line: what a person (or a script) opens

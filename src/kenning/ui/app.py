@@ -121,9 +121,9 @@ class Inspector:
             session = str(request.scope.get(SESSION_KEY, ""))
             form: dict[str, str] = {}
             if request.method == "POST":
-                body = await request.body()
-                if len(body) > MAX_FORM:
-                    return _refused(413, "That form is too large.")
+                body = await _body(request)
+                if body is None:
+                    return _refused(413, f"That form is larger than {MAX_FORM:,} bytes, so it was not read.")
                 form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
                 problem = self._csrf_problem(request, form, session)
                 if problem:
@@ -149,6 +149,20 @@ class Inspector:
             except KenningError as exc:
                 status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
                 return page.render("error.html", status, message=str(exc), code=status)
+
+
+async def _body(request: Request) -> bytes | None:
+    """The request's body, or None past ``MAX_FORM`` bytes (stopped there, never held whole)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_FORM:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_FORM:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _diff_lines(text: str) -> list[tuple[str, str]]:
