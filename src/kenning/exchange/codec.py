@@ -39,11 +39,6 @@ def item_record(item: Item) -> dict[str, Any]:
     return {k: (list(v) if isinstance(v, tuple) else _iso(v)) for k, v in data.items()}
 
 
-def vector_record(vec: np.ndarray, embedder: str) -> dict[str, Any]:
-    data = np.asarray(vec, dtype="<f4")
-    return {"embedder": embedder, "dim": int(data.shape[0]), "float32_b64": base64.b64encode(data.tobytes()).decode()}
-
-
 def vector_of(record: object, embedder: str, dim: int) -> np.ndarray | None:
     """The vector a record carries, when it was made by ``embedder`` with ``dim`` dimensions (else
     None: the item is embedded again)."""
@@ -173,7 +168,3 @@ def row_of(record: object) -> dict[str, Any]:
                    content=text, content_key=name_key(name))
     return row
 
-
-def indexed_text(row: dict[str, Any]) -> str:
-    """What the store indexes and embeds for a row (its content, rendered from the fields)."""
-    return str(row["content"])

@@ -14,6 +14,7 @@ place at the end: an interrupted export leaves the old file (or none), never hal
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -161,8 +162,6 @@ class _Writer:
         item = item_from_row(row)
         entry: dict[str, Any] = {"item": item_record(item)}
         if self.vectors and row["rowid"] in vecs:
-            import base64
-
             raw = vecs[row["rowid"]]
             entry["vector"] = {"embedder": self.kb.embedder.name, "dim": len(raw) // 4,
                                "float32_b64": base64.b64encode(raw).decode()}

@@ -21,6 +21,7 @@ the second time.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ from ..gate import Scrub
 from ..models import render_entity, render_lesson
 from ..records import item_from_row
 from ..text import content_key, normalize
+from ..timeutil import to_epoch, utcnow
 from .codec import row_of, vector_of
 from .reader import EXPORT_FORMAT, lines
 from .summary import ImportSummary
@@ -303,10 +305,7 @@ def _masked(row: dict[str, Any], scrub: Scrub) -> dict[str, Any]:
 
 
 def _epoch(value: object) -> float:
-    from datetime import UTC, datetime
-
-    from ..timeutil import to_epoch, utcnow
-
+    """An exported audit entry's time (now, when the file's is not an ISO time)."""
     if isinstance(value, str):
         try:
             at = datetime.fromisoformat(value)
