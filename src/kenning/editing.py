@@ -20,7 +20,7 @@ import numpy as np
 from . import audit
 from .checks import check_category, check_tags, check_unit
 from .entities import KIND_LIMIT, MAX_NOTES_CHARS, Entities, _attributes, _check_merged, _names, name_key
-from .errors import Conflict, InvalidInput
+from .errors import Conflict, InvalidInput, NotFound
 from .gate import Scrub
 from .lessons import SLOT_LIMIT, Lessons, check_outcome
 from .memory import Facts, When
@@ -80,10 +80,13 @@ class Editor:
 
     def _apply(self, row: dict[str, Any], changes: dict[str, Any], reason: str, scrub: Scrub,
                index: tuple[str, np.ndarray] | None = None, aliases: list[str] | None = None) -> Item:
-        before = item_from_row(row)
         if not changes:
-            return before
+            return item_from_row(row)
         with self.store.transaction():
+            current = self.store.get_rowid(row["rowid"])  # what another writer left since it was read
+            if current is None or current["id"] != row["id"]:
+                raise NotFound(f"item {row['id']} was deleted while it was being edited; nothing was changed")
+            before = item_from_row(current)
             self.store.update_item(row["rowid"], {**changes, "updated_at": to_epoch(utcnow())})
             if index is not None:
                 self.store.replace_index(row["rowid"], *index)

@@ -49,6 +49,7 @@ POSTGRES = Dialect(
     starts=lambda column: f"starts_with({column}, %s)",
     tag="tags::jsonb ? %s",  # tags is a JSON array in text; ``?`` finds a string among its elements
     no_limit="ALL",
+    unindexed="",
 )
 
 
