@@ -69,6 +69,15 @@ def test_list_prints_a_table_of_live_items_of_every_scope_and_json_with_the_page
     assert [i["id"] for i in run_json("list", "--limit", "1", "--offset", "1")["items"]] == [stored["port"]["id"]]
 
 
+def test_list_keeps_every_column_and_the_content_readable_on_an_80_column_terminal(stored: dict[str, Any]) -> None:
+    for args in ((), ("--all", "--sort", "importance"), ("--sort", "accessed", "--scope", "default")):
+        out = run("list", *args, env={"COLUMNS": "80"}).stdout
+        assert max(len(line) for line in out.splitlines()) <= 80
+        assert "the API listens" in out  # the content column has room for words
+        assert stored["port"]["id"] in out and "fact/project" in out
+    assert "expired" in run("list", "--all", env={"COLUMNS": "80"}).stdout
+
+
 def test_list_filters_by_every_option(stored: dict[str, Any]) -> None:
     def listed(*args: str) -> list[str]:
         return [i["id"] for i in run_json("list", *args)["items"]]

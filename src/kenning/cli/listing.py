@@ -62,19 +62,34 @@ def list_items(
     if not page.items:
         output.show(f"Nothing to list ({page.total} match{'' if page.total == 1 else 'es'}, offset {page.offset}).")
         return
-    output.show(_page_table(page), _footer(page))
+    output.show(_page_table(page, one_scope=scope is not None, sort=sort, mixed=expired or superseded or everything),
+                _footer(page))
 
 
-def _page_table(page: ItemPage) -> Table:
-    rows = []
+def _page_table(page: ItemPage, *, one_scope: bool, sort: str, mixed: bool) -> Table:
+    """The page as a table whose content keeps room on an 80-column terminal (ten columns left it none):
+    the scope only when several are listed, the day created under the id, the status under the kind
+    when expired or superseded items are listed too, importance or recall counts when sorted by them."""
+    from rich import box
+    from rich.table import Table
+
+    out = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    optional = {"scope": not one_scope, "importance": sort == "importance", "recalled": sort == "accessed"}
+    for name in ("id", "kind", "scope", "content", "tags", "importance", "recalled"):
+        if optional.get(name, True):
+            wide = name in ("content", "tags")
+            out.add_column(name, no_wrap=not wide, overflow="fold", ratio={"content": 3, "tags": 1}.get(name),
+                           min_width=16 if name == "content" else None)
     for item in page.items:
         fact = item if isinstance(item, Fact) else None
-        rows.append((item.id, item.kind, item.scope, output.truncate(item.content, 70),
-                     fact.category if fact else "", getattr(item, "tags", ()),
-                     f"{fact.importance:.2f}" if fact else "", item.access_count, output.when(item.created_at),
-                     output.fact_status(fact) if fact else ""))
-    columns = ("id", "kind", "scope", "content", "category", "tags", "importance", "recalled", "created", "status")
-    return output.table(None, columns, rows)
+        created = item.created_at.strftime("%Y-%m-%d") if item.created_at else ""
+        kind = f"{item.kind}/{fact.category}" if fact else item.kind
+        status = f"\n{output.fact_status(fact)}" if fact and mixed else ""
+        values = {"id": f"{item.id}\n{created}", "kind": kind + status, "scope": item.scope,
+                  "content": output.truncate(item.content, 200), "tags": ", ".join(getattr(item, "tags", ())),
+                  "importance": f"{fact.importance:.2f}" if fact else "", "recalled": str(item.access_count)}
+        out.add_row(*(output.cell(values[c.header]) for c in out.columns))  # type: ignore[index]
+    return out
 
 
 def _footer(page: ItemPage) -> str:
