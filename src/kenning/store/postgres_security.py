@@ -58,16 +58,38 @@ _GRANTS = """CREATE TABLE kenning_grants (
 # LIKE patterns of the scopes the current role may read (every grant) or write; the schema and
 # pg_catalog are named, so a table of the same name a user makes elsewhere (pg_temp) is never read.
 # The join with pg_roles keeps pg_has_role away from a grant whose role was dropped since
-_PATTERNS = r"""CREATE OR REPLACE FUNCTION {s}.kenning_patterns(wanted TEXT) RETURNS TEXT[]
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+_PATTERNS = r"""CREATE OR REPLACE FUNCTION {s}.kenning_patterns(wanted TEXT, who NAME DEFAULT current_user)
+RETURNS TEXT[] LANGUAGE sql STABLE AS $$
     SELECT coalesce(array_agg(CASE
         WHEN g.scope = '*' THEN '%'
         WHEN right(g.scope, 2) = ':*' THEN replace(replace(replace(left(g.scope, -1), '\', '\\'), '%', '\%'), '_', '\_')
                                            || '%'
         ELSE replace(replace(replace(g.scope, '\', '\\'), '%', '\%'), '_', '\_') END), ARRAY[]::text[])
     FROM {s}.kenning_grants g JOIN pg_catalog.pg_roles r ON r.rolname = g.role
-    WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER') AND (wanted = 'read' OR g.access = 'write')
+    WHERE pg_catalog.pg_has_role(who, r.oid, 'MEMBER') AND (wanted = 'read' OR g.access = 'write')
 $$"""
+# PostgreSQL lets a policy's condition go first, so an operator that is not LEAKPROOF (tsvector's @@)
+# is never an index condition under row security: a term lookup would read every full-text row. These
+# two run as the owner (who passes items_fts and vectors unforced), look terms up by the GIN index, and keep the
+# rows of items the login role (session_user: SET ROLE cannot change it) may read
+_LOOKUPS = r"""CREATE OR REPLACE FUNCTION {s}.kenning_matches(q tsquery) RETURNS SETOF BIGINT
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    SELECT f.rowid FROM {s}.items_fts f JOIN {s}.items i ON i.rowid = f.rowid
+    WHERE f.terms @@ q AND i.scope LIKE ANY ((SELECT {s}.kenning_patterns('read', session_user))::text[])
+$$;
+REVOKE ALL ON FUNCTION {s}.kenning_matches(tsquery) FROM PUBLIC;
+-- the highest vector rowid of any role (rowids are shared: a role's own inserts show their gaps
+-- already): the vector caches' cheap "has anything changed" without a policy on every row
+CREATE OR REPLACE FUNCTION {s}.kenning_last_vector() RETURNS BIGINT
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    SELECT max(item_rowid) FROM {s}.vectors
+$$;
+REVOKE ALL ON FUNCTION {s}.kenning_last_vector() FROM PUBLIC"""
+
+_FUNCTIONS = "kenning_matches(tsquery), kenning_last_vector()"
+# what the store's searches read instead of items_fts and max(vectors) on a secured database
+MATCHING = "kenning_matches(t.q) AS f(rowid)"
+LAST_VECTOR = "kenning_last_vector()"
 
 _BUMP = """INSERT INTO vector_changes (item_rowid) VALUES (0);
 UPDATE meta SET value = (SELECT max(seq) FROM vector_changes)::text WHERE key = 'vector_rewrites'"""
@@ -172,7 +194,8 @@ def enable(conn: psycopg.Connection[Any], shown: str) -> bool:
         schema = sql.Identifier(str((conn.execute("SELECT current_schema()").fetchone() or ("public",))[0]))
         if conn.execute("SELECT to_regclass('kenning_grants')").fetchone() == (None,):
             conn.execute(_GRANTS)
-        conn.execute(sql.SQL(_PATTERNS).format(s=schema))  # type: ignore[arg-type]  # no parameters in it
+        for text in (_PATTERNS, _LOOKUPS):
+            conn.execute(sql.SQL(text).format(s=schema))  # type: ignore[arg-type]  # no parameters in it
         _owner_columns(conn)
         _policies(conn, schema)
         conn.execute("ALTER FUNCTION kenning_vector_changed() SECURITY DEFINER")
@@ -238,7 +261,10 @@ def _policies(conn: psycopg.Connection[Any], schema: Any) -> None:
             text += f" USING ({using})" if using else ""
             text += f" WITH CHECK ({check})" if check else ""
             conn.execute(text)  # type: ignore[arg-type]  # built from the constants above only
-        conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY")
+        # the owner reads full-text rows and vectors unforced: it holds '*' and may turn policies off
+        # anyway, and so kenning_matches and kenning_last_vector, run as the owner, use their indexes
+        force = "NO FORCE" if table in OF_ITEMS else "FORCE"
+        conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY, {force} ROW LEVEL SECURITY")
     # the grants: each role reads its own (the owner, who does not force them on itself, reads all)
     conn.execute("ALTER TABLE kenning_grants ENABLE ROW LEVEL SECURITY")
     conn.execute("DROP POLICY IF EXISTS kenning_read ON kenning_grants")
@@ -315,6 +341,7 @@ def grant(conn: psycopg.Connection[Any], shown: str, role: str, scope: str, *, r
             sql.SQL(", ").join(map(sql.Identifier, (*SHARED, "kenning_grants"))), who))
         conn.execute(sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(
             sql.SQL(", ").join(sql.SQL(s) for s in _sequences(conn)), who))
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(_FUNCTIONS), who))
         conn.execute(_BUMP)
     return Grant(role, scope, access, at, by)
 
@@ -334,6 +361,7 @@ def revoke(conn: psycopg.Connection[Any], shown: str, role: str, scope: str) -> 
             conn.execute(sql.SQL("REVOKE ALL ON {} FROM {}").format(tables, who))
             conn.execute(sql.SQL("REVOKE ALL ON SEQUENCE {} FROM {}").format(
                 sql.SQL(", ").join(sql.SQL(s) for s in _sequences(conn)), who))
+            conn.execute(sql.SQL("REVOKE ALL ON FUNCTION {} FROM {}").format(sql.SQL(_FUNCTIONS), who))
         if gone:
             conn.execute(_BUMP)
     return gone
