@@ -140,6 +140,7 @@ def test_a_role_sees_nothing_of_another_roles_scope_through_kenning(cluster: Clu
     ids = _fill(cluster, tmp_path, embedder)
     with _open(cluster, "bob", tmp_path, embedder) as kb:
         assert kb.recall("vault code notebook", scope="user:alice", min_relevance=0) == []
+        assert kb.store.doc_freq(["vault", "coffe"]) == {"coffe": 1}  # alice's words are not counted
         assert [h.item.content for h in kb.recall("black coffee", scope="user:bob", k=1)] == [BOB_FACTS[2]]
         for item_id in ids["alice"]:
             with pytest.raises(NotFound):
@@ -186,6 +187,9 @@ def test_raw_sql_as_a_role_returns_none_of_another_roles_rows(cluster: Cluster, 
     for table, query in checks.items():
         params = (alice_rowids,) if "%s" in query else ()
         assert cluster.raw("bob", query, params) == [(0,)], table
+    # word lookups run as the owner (for the index) and keep what the login role may read
+    assert cluster.raw("alice", "SELECT count(*) FROM kenning_matches(%s::tsquery)", ("'vault'",)) == [(1,)]
+    assert cluster.raw("bob", "SELECT count(*) FROM kenning_matches(%s::tsquery)", ("'vault'",)) == [(0,)]
     assert cluster.raw("bob", "SELECT count(*) FROM skill_blobs") == [(1,)]
     assert cluster.raw("alice", "SELECT count(*) FROM skill_blobs") == [(1,)]
 
