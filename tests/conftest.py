@@ -21,7 +21,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "kenning-home"
     monkeypatch.setenv("KENNING_HOME", str(home))
     for var in ("KENNING_EMBEDDER", "KENNING_EMBED_BASE_URL", "KENNING_EMBED_MODEL", "KENNING_EMBED_API_KEY",
-                "KENNING_LLM_BASE_URL", "KENNING_LLM_MODEL", "KENNING_LLM_API_KEY", "KENNING_DATABASE_URL"):
+                "KENNING_LLM_BASE_URL", "KENNING_LLM_MODEL", "KENNING_LLM_API_KEY", "KENNING_DATABASE_URL",
+                "KENNING_ROW_SECURITY"):
         monkeypatch.delenv(var, raising=False)
     return home
 

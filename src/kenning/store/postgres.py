@@ -236,6 +236,10 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
             return Forbidden(f"role {self.role!r} lacks a privilege in {self.shown} ({reason}): ask its owner to "
                              f"run {fix}")
         what = f"scope {scope!r}" if scope else "this row"
+        if not self.secured:  # this store opened before the owner turned row security on
+            return Forbidden(f"{self.shown} turned row security on after this process opened it, and refused a row "
+                             f"of {what}: open the store again (and, if role {self.role!r} may not write it, ask its "
+                             f"owner to run {fix})")
         return Forbidden(f"role {self.role!r} may not write {what} in {self.shown}: ask its owner to run {fix}")
 
     def _check_changed(self, conn: psycopg.Connection[Any], rowcount: int, rowid: int) -> None:
