@@ -272,6 +272,17 @@ def test_stats_audit_and_reindex() -> None:
     assert "remember" in run("audit").stdout
 
 
+def test_audit_filters_by_actor_action_and_time() -> None:
+    fact = run_json("remember", "the backup runs at 02:00")
+    run("pin", fact["id"])
+    assert [e["action"] for e in run_json("audit", "--action", "pin")] == ["pin"]
+    assert {e["actor"] for e in run_json("audit", "--actor", "cli")} == {"cli"}
+    assert run_json("audit", "--actor", "ui") == []
+    assert len(run_json("audit", "--since", "1h", "--item", fact["id"])) == 2
+    assert run_json("audit", "--until", "2000-01-01") == []
+    assert run("audit", "--since", "someday", ok=False).exit_code == 2
+
+
 # -- demo --------------------------------------------------------------------------------------
 
 

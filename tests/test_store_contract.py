@@ -632,6 +632,25 @@ def test_the_audit_log_appends_and_lists_newest_first(store: Store) -> None:
     assert store.audit_rows("f_1", 1)[0]["after"] == '{"content": "three"}'
 
 
+def test_the_audit_log_filters_by_item_actor_action_and_time(store: Store) -> None:
+    from kenning.store.audit_where import AuditFilter
+
+    for at, action, item_id, actor in ((T0, "remember", "f_1", "cli"), (T0 + 10, "pin", "f_1", "ui"),
+                                       (T0 + 20, "remember", "f_2", "ui"), (T0 + 30, "edit", "f_2", "mcp:x")):
+        store.append_audit({"at": at, "action": action, "item_id": item_id, "kind": "fact", "scope": "default",
+                            "actor": actor, "reason": f"{action} by {actor}"})
+
+    def reasons(item_id: str | None = None, **where: Any) -> list[str]:
+        return [r["reason"] for r in store.audit_rows(item_id, 10, AuditFilter(**where))]
+
+    assert reasons(actor="ui") == ["remember by ui", "pin by ui"]
+    assert reasons(action="remember") == ["remember by ui", "remember by cli"]
+    assert reasons("f_2", actor="ui") == ["remember by ui"]
+    assert reasons(since=T0 + 10, until=T0 + 20) == ["remember by ui", "pin by ui"]  # both ends included
+    assert reasons(actor="nobody") == [] and len(reasons()) == 4
+    assert reasons(action="x' OR '1'='1") == []  # a parameter, never SQL
+
+
 def test_a_purge_blanks_the_rows_it_finds_once(store: Store) -> None:
     _audit(store, "f_1", "about one", {"content": "plain"})
     _audit(store, None, "mentions Zanzibar", None)

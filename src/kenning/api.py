@@ -32,7 +32,8 @@ from .models import DEFAULT_SCOPE, AuditEntry, Fact, Item
 from .relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import Filters, Hits, check_kinds, recall
 from .store import Store, open_store
-from .timeutil import parse_when
+from .store.audit_where import AuditFilter
+from .timeutil import parse_when, to_epoch
 
 if TYPE_CHECKING:
     from .skills import Skills
@@ -463,11 +464,19 @@ class Kenning:
 
     # -- bookkeeping -----------------------------------------------------------------------------
 
-    def audit(self, item_id: str | None = None, limit: int = 50) -> list[AuditEntry]:
-        """The newest audit entries (about ``item_id`` when given)."""
+    def audit(self, item_id: str | None = None, limit: int = 50, *, actor: str | None = None,
+              action: str | None = None, since: When = None, until: When = None) -> list[AuditEntry]:
+        """The newest audit entries (about ``item_id`` when given), of ``actor`` and ``action`` when
+        given, made at or after ``since`` and at or before ``until`` (datetimes, ISO text or '7d')."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
-        return audit.entries(self.store, item_id, limit)
+        for name, value in (("actor", actor), ("action", action)):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise InvalidInput(f"{name} must be a non-empty text such as 'cli' or 'remember', got {value!r}")
+        start, end = parse_when(since, "since", past=True), parse_when(until, "until", past=True)
+        where = AuditFilter(actor=actor.strip() if actor else None, action=action.strip() if action else None,
+                            since=None if start is None else to_epoch(start), until=None if end is None else to_epoch(end))
+        return audit.entries(self.store, item_id, limit, where)
 
     def stats(self, scope: str | None = None) -> dict[str, Any]:
         rows = self.store.counts(check_scope(scope) if scope else None)

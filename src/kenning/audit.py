@@ -11,6 +11,7 @@ from typing import Any
 
 from .models import AuditEntry, Item
 from .store import Store
+from .store.audit_where import AuditFilter
 from .timeutil import from_epoch, utcnow, to_epoch
 
 
@@ -58,10 +59,11 @@ def record(
     )
 
 
-def entries(store: Store, item_id: str | None = None, limit: int = 50) -> list[AuditEntry]:
-    """Newest first; only those about ``item_id`` when given."""
+def entries(store: Store, item_id: str | None = None, limit: int = 50,
+            where: AuditFilter | None = None) -> list[AuditEntry]:
+    """Newest first; only those about ``item_id`` (and matching ``where``) when given."""
     out = []
-    for row in store.audit_rows(item_id, limit):
+    for row in store.audit_rows(item_id, limit, where):
         out.append(
             AuditEntry(
                 seq=row["seq"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ import click
 from kenning.config import load_settings
 
 from . import output
-from .state import database_of, home_of, json_option, open_kenning, pass_kenning
+from .state import WHEN_AGO, database_of, home_of, json_option, open_kenning, pass_kenning
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -42,10 +43,15 @@ def path(ctx: click.Context, as_json: bool) -> None:
 
 @click.command()
 @click.option("--item", "item_id", metavar="ID", help="Only entries about this item.")
+@click.option("--actor", help="Only entries by this actor (cli, mcp:…, ui, api, …).")
+@click.option("--action", help="Only entries of this action (remember, edit, purge, …).")
+@click.option("--since", type=WHEN_AGO, help="Made at or after: a date, or a duration ago (7d).")
+@click.option("--until", type=WHEN_AGO, help="Made at or before: a date, or a duration ago.")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
 @json_option
 @pass_kenning
-def audit(kb: Kenning, item_id: str | None, limit: int, as_json: bool) -> None:
+def audit(kb: Kenning, item_id: str | None, actor: str | None, action: str | None, since: datetime | None,
+          until: datetime | None, limit: int, as_json: bool) -> None:
     """Show the audit log, newest first.
 
     Every change to the store: what it was, before and after, who made it and why.
@@ -53,8 +59,9 @@ def audit(kb: Kenning, item_id: str | None, limit: int, as_json: bool) -> None:
     \b
     Example:
       kenning audit --item f_1a2b3c4d5e6f --limit 10
+      kenning audit --actor ui --since 7d
     """
-    entries = kb.audit(item_id, limit)
+    entries = kb.audit(item_id, limit, actor=actor, action=action, since=since, until=until)
     if as_json:
         output.print_json([entry.to_dict() for entry in entries])
         return

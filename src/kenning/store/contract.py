@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
+from .audit_where import AuditFilter
 from .query import ItemQuery
 
 if TYPE_CHECKING:
@@ -274,8 +275,9 @@ class Store(Protocol):
     def append_audit(self, entry: dict[str, Any]) -> None:
         """Append one row (at, action, item_id, kind, scope, actor, reason, before, after)."""
 
-    def audit_rows(self, item_id: str | None, limit: int) -> list[dict[str, Any]]:
-        """The newest rows (about ``item_id`` when given), newest first; before / after as JSON text."""
+    def audit_rows(self, item_id: str | None, limit: int, where: AuditFilter | None = None) -> list[dict[str, Any]]:
+        """The newest rows (about ``item_id`` when given, matching ``where``), newest first; before /
+        after as JSON text."""
 
     def audit_count(self) -> int:
         """How many rows the log holds."""

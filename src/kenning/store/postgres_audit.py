@@ -7,8 +7,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from .audit_where import AuditFilter
 from .postgres_base import PgBase, holds
 
 # a row with nothing left to blank: its reason empty, its before and after absent or hashed already
@@ -30,9 +32,9 @@ class AuditRows(PgBase):
                 "(%(at)s, %(action)s, %(item_id)s, %(kind)s, %(scope)s, %(actor)s, %(reason)s, %(before)s, %(after)s)",
                 row)
 
-    def audit_rows(self, item_id: str | None, limit: int) -> list[dict[str, Any]]:
-        where, params = ("item_id = %s", [item_id]) if item_id else ("true", [])
-        return self._dicts(f"SELECT * FROM audit WHERE {where} ORDER BY seq DESC LIMIT %s", [*params, limit])
+    def audit_rows(self, item_id: str | None, limit: int, where: AuditFilter | None = None) -> list[dict[str, Any]]:
+        condition, params = replace(where or AuditFilter(), item_id=item_id or None).where("%s")
+        return self._dicts(f"SELECT * FROM audit WHERE {condition} ORDER BY seq DESC LIMIT %s", [*params, limit])
 
     def audit_count(self) -> int:
         return int(self._rows("SELECT count(*) FROM audit")[0][0])

@@ -7,8 +7,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from .audit_where import AuditFilter
 from .sqlite_base import SQLiteBase, chunks, marks
 
 # a row with nothing left to blank: its reason empty, its before and after absent or hashed already
@@ -32,10 +34,10 @@ class AuditRows(SQLiteBase):
                 },
             )
 
-    def audit_rows(self, item_id: str | None, limit: int) -> list[dict[str, Any]]:
-        where, params = ("item_id = ?", [item_id]) if item_id else ("1", [])
+    def audit_rows(self, item_id: str | None, limit: int, where: AuditFilter | None = None) -> list[dict[str, Any]]:
+        condition, params = replace(where or AuditFilter(), item_id=item_id or None).where("?")
         with self._lock:
-            cur = self._conn.execute(f"SELECT * FROM audit WHERE {where} ORDER BY seq DESC LIMIT ?", [*params, limit])
+            cur = self._conn.execute(f"SELECT * FROM audit WHERE {condition} ORDER BY seq DESC LIMIT ?", [*params, limit])
             names = [d[0] for d in cur.description]
             return [dict(zip(names, row)) for row in cur.fetchall()]
 

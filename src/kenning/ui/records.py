@@ -12,14 +12,13 @@ from starlette.responses import Response
 
 from ..checks import check_scope
 from ..errors import InvalidInput
-from ..models import AuditEntry
 from ..tiers.hotfile import SECTIONS
 from ..tiers.maintain import scopes
 from ..timeutil import parse_when
 from .app import Page, redirect
 from .memories import whole
 
-AUDIT_SCANNED = 5000  # newest entries the filters look through: the log is read newest first, never whole
+AUDIT_SUGGESTED = 500  # newest entries whose actors and actions the filter fields suggest
 _DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
 
 
@@ -77,19 +76,11 @@ def audit(page: Page) -> Response:
     since = parse_when(page.arg("since") or None, "since", past=True)
     until = parse_when(page.arg("until") or None, "until", past=True)
     limit = whole(page, "limit", 100, 1, 1000)
-    kept: list[AuditEntry] = []
-    scanned = page.kb.audit(item or None, AUDIT_SCANNED)
-    for entry in scanned:
-        if ((actor and entry.actor != actor) or (action and entry.action != action)
-                or (since and entry.at < since) or (until and entry.at > until)):
-            continue
-        kept.append(entry)
-        if len(kept) == limit:
-            break
+    kept = page.kb.audit(item or None, limit, actor=actor or None, action=action or None, since=since, until=until)
+    recent = page.kb.audit(limit=AUDIT_SUGGESTED)  # what the actor and action fields suggest
     return page.render("audit.html", entries=kept, actor=actor, action=action, item=item,
                        since=page.arg("since"), until=page.arg("until"), limit=limit,
-                       capped=len(scanned) == AUDIT_SCANNED, scanned=AUDIT_SCANNED,
-                       actions=sorted({e.action for e in scanned}), actors=sorted({e.actor for e in scanned}))
+                       actions=sorted({e.action for e in recent}), actors=sorted({e.actor for e in recent}))
 
 
 def stats(page: Page) -> Response:
