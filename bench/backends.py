@@ -373,6 +373,8 @@ def scale(server: Server, root: Path, corpus: Corpus, sizes: list[int], queries:
                             "cold": cold(pair, queries, asked[0]), "index_build_s": index_build(memory_url, name, dim)})
             held = size
             report_size(results[-1])
+            console.print(ingest_table(results))  # after every size: a long run that is stopped still tells
+            console.print(scale_table(results, len(asked)))
     finally:
         pair.close()
     return results
@@ -650,8 +652,6 @@ def main() -> None:
                 asked = questions(recipes, args.queries, 0)
                 queries = BatchedQueries(embedder, asked)
                 out["scale"] = scale(server, root, corpus, args.sizes, queries, asked, embedder.name, embedder.dim)
-                console.print(ingest_table(out["scale"]))
-                console.print(scale_table(out["scale"], len(asked)))
             if "writers" in args.only:
                 out["writers"] = writers(server, root, corpus, args.writer_facts, embedder.name, embedder.dim)
                 console.print(writers_table(out["writers"], args.writer_facts))
