@@ -136,6 +136,22 @@ def test_find_current_skips_superseded_items(store: Store, vec: Callable[[str], 
     assert store.find_current("default", "fact", key) is None
 
 
+def test_current_keys_answers_a_batch_as_find_current_answers_each(store: Store,
+                                                                   vec: Callable[[str], np.ndarray]) -> None:
+    keys = [content_key(t) for t in ("the build takes 3 minutes", "the build takes 5 minutes", "deploys are on Fridays")]
+    add(store, vec, "f_build", "the build takes 3 minutes")
+    add(store, vec, "f_deploys", "deploys are on Fridays", scope="other")
+    assert store.current_keys("default", "fact", keys) == {keys[0]}
+    assert store.current_keys("other", "fact", [*keys, keys[2]]) == {keys[2]}  # repeated keys are fine
+    assert store.current_keys("default", "lesson", keys) == set() and store.current_keys("default", "fact", []) == set()
+    old = store.find_current("default", "fact", keys[0])
+    assert old is not None
+    store.update_item(old["rowid"], {"superseded_by": "f_newer"})
+    assert store.current_keys("default", "fact", keys) == set()
+    many = [f"key {n}" for n in range(1200)]  # more than one batch of bound values
+    assert store.current_keys("default", "fact", many) == set()
+
+
 def test_counts_per_scope_and_kind(store: Store, vec: Callable[[str], np.ndarray]) -> None:
     add(store, vec, "f_a", "one fact", pinned=True)
     gone = add(store, vec, "f_b", "another fact")

@@ -176,8 +176,9 @@ class Facts:
             for c in contents
         ]
         fresh: dict[str, int] = {}
+        stored = self.store.current_keys(rows[0]["scope"], "fact", [r["content_key"] for r in rows]) if rows else set()
         for i, row in enumerate(rows):
-            if row["content_key"] not in fresh and not self.store.find_current(row["scope"], "fact", row["content_key"]):
+            if row["content_key"] not in fresh and row["content_key"] not in stored:
                 fresh[row["content_key"]] = i
         todo = list(fresh.values())
         vecs = self.embedder.embed_passages([rows[i]["content"] for i in todo], progress=progress)
@@ -199,7 +200,7 @@ class Facts:
         if vec is None:  # the stored copy was removed since we looked: embed after all
             vec = self.gate.vector(row["content"])
         if not novelty:
-            return self._insert(row, vec, reason)
+            return self._insert(row, vec, reason, checked=True)
         found = judged if judged is not None and self._holds(judged) else None
         if found is None:
             found = self.gate.novelty(row["scope"], row["content"], vec)
@@ -207,7 +208,7 @@ class Facts:
             return self._reinforce(self._row(found.target_id), row, _why(reason, found))
         if found.kind == "contradiction" and found.target_id:
             return self._correct(self._row(found.target_id), row, vec, _why(reason, found))
-        fact = self._insert(row, vec, reason)
+        fact = self._insert(row, vec, reason, checked=True)
         if found.suspects and fact.supersedes is None and fact.reinforced == 0:
             conflicts.record(self.store, fact.scope, fact.id, found.suspects, actor=self.actor)
         return fact
@@ -219,10 +220,13 @@ class Facts:
         row = self.store.get(judged.target_id)
         return row is not None and row["superseded_by"] is None
 
-    def _insert(self, row: dict[str, Any], vec: Any, reason: str, action: str = "remember") -> Fact:
+    def _insert(self, row: dict[str, Any], vec: Any, reason: str, action: str = "remember", *,
+                checked: bool = False) -> Fact:
+        """Insert ``row`` as a new fact. ``checked``: the caller found no current fact of this content
+        in the same transaction (a third look costs a round trip per fact on PostgreSQL)."""
         with self.store.transaction():
             # another process may have stored the same content since we looked
-            existing = self.store.find_current(row["scope"], row["kind"], row["content_key"])
+            existing = None if checked else self.store.find_current(row["scope"], row["kind"], row["content_key"])
             if existing:
                 return self._reinforce(existing, row, reason)
             row = {**row, "id": new_id("fact")}
@@ -266,7 +270,7 @@ class Facts:
             "importance": max(row["importance"], old.importance) if row["_said"] else row["importance"],
         }
         with self.store.transaction():
-            new = self._insert(merged, vec, reason, action="supersede")
+            new = self._insert(merged, vec, reason, action="supersede", checked=True)
             self.store.update_item(old_row["rowid"], {"superseded_by": new.id, "updated_at": row["updated_at"]})
             audit.record(self.store, "superseded", before=old, after=self._load(old.id), actor=self.actor,
                          reason=reason)

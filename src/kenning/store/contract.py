@@ -125,6 +125,10 @@ class Store(Protocol):
     def find_current(self, scope: str, kind: str, content_key: str) -> dict[str, Any] | None:
         """The unsuperseded item of ``scope`` and ``kind`` with this content key, or None."""
 
+    def current_keys(self, scope: str, kind: str, content_keys: Sequence[str]) -> set[str]:
+        """Which of ``content_keys`` an unsuperseded item of ``scope`` and ``kind`` holds (one read
+        for a batch, where ``find_current`` is one per key)."""
+
     def select(self, query: ItemQuery) -> list[dict[str, Any]]:
         """The items ``query`` matches (``kenning.store.query``: its fields combine with AND), in its
         order, each a dict of the columns it names with the item's ``rowid``."""

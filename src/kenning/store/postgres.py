@@ -18,10 +18,11 @@ Every string written to an item, its full-text row, an entity name or the audit 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import threading
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -367,6 +368,16 @@ class PostgresStore(SearchRows, QueryRows, AuditRows, SkillRows, PassageRows, Le
         return self._item(
             "SELECT * FROM items WHERE scope = %s AND kind = %s AND md5(content_key) = md5(%s) AND content_key = %s "
             "AND superseded_by IS NULL", (scope, kind, content_key, content_key))
+
+    def current_keys(self, scope: str, kind: str, content_keys: Sequence[str]) -> set[str]:
+        keys = list(dict.fromkeys(content_keys))
+        if not keys:
+            return set()
+        # md5(...) as the unique index has it, so that the index answers
+        rows = self._rows("SELECT content_key FROM items WHERE scope = %s AND kind = %s AND superseded_by IS NULL "
+                          "AND md5(content_key) = ANY(%s::text[]) AND content_key = ANY(%s::text[])",
+                          (scope, kind, [hashlib.md5(k.encode()).hexdigest() for k in keys], keys))
+        return {str(k) for (k,) in rows}
 
     def _item(self, sql: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
         with self._read() as conn:

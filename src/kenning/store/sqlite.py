@@ -36,6 +36,7 @@ from .access import PendingAccesses
 from .migrations import check_tables, migrate
 from .query import ITEM_COLUMNS, ItemQuery
 from .sqlite_audit import AuditRows
+from .sqlite_base import chunks, marks
 from .sqlite_ledgers import LedgerRows
 from .sqlite_passages import PassageRows
 from .sqlite_query import count_sql, select_sql
@@ -222,6 +223,14 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
             "SELECT rowid, * FROM items WHERE scope = ? AND kind = ? AND content_key = ? AND superseded_by IS NULL",
             (scope, kind, content_key),
         )
+
+    def current_keys(self, scope: str, kind: str, content_keys: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for part in chunks(list(dict.fromkeys(content_keys))):
+            found.update(str(k) for (k,) in self._rows(
+                f"SELECT content_key FROM items WHERE scope = ? AND kind = ? AND superseded_by IS NULL "
+                f"AND content_key IN ({marks(len(part))})", [scope, kind, *part]))
+        return found
 
     def select(self, query: ItemQuery) -> list[dict[str, Any]]:
         """The items ``query`` matches, in its order (the statement is built in ``sqlite_query``)."""
