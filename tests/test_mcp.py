@@ -256,7 +256,7 @@ def test_errors_name_the_tools_to_call_not_cli_commands(stdio: Connection) -> No
         assert "`kenning" not in message, (tool, message)
     assert "memory_recall with kinds=['entity'] finds them" in said["entity_get"]
     assert "(skills_list shows every skill)" in said["skill_view"]
-    assert "memory_recall finds what is stored" in said["memory_pin"]
+    assert "memory_list shows what is stored" in said["memory_pin"]
     assert "hot_memory action=show lists them" in said["hot_memory"]
     assert "call memory_supersede with its id, or memory_forget" in said["memory_remember"]
     with pytest.raises(MCPError, match=r"\(skills_list shows every skill\)") as refused:
@@ -271,7 +271,7 @@ def test_the_library_keeps_naming_cli_commands_and_the_server_translates_them(kb
     cases = [
         (lambda: kb.entities.get("Nobody"), "`kenning entity list`", "memory_recall with kinds=['entity']"),
         (lambda: kb.skills.get("no-such-skill"), "`kenning skill list`", "skills_list"),
-        (lambda: kb.delete("f_000000000000", "gone"), "`kenning recall`", "memory_recall finds what is stored"),
+        (lambda: kb.delete("f_000000000000", "gone"), "`kenning list`", "memory_list shows what is stored"),
         (lambda: kb.hot_in("default").remove("no entry says this"), "`kenning hot show`", "hot_memory action=show"),
         (lambda: kb.remember("The VPN moved", expires_at="2001-01-01"), "`kenning expire ID`", "memory_supersede"),
         (lambda: run_tool("skill_manage", {"action": "edit", "name": "kenning-memory",

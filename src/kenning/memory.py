@@ -285,7 +285,7 @@ class Facts:
         row = self.store.get(item_id.strip())
         if row is None or (scope is not None and row["scope"] != check_scope(scope)):
             where = f" in scope {scope!r}" if scope is not None else ""
-            raise NotFound(f"no item with id {item_id!r}{where}; `kenning recall` or `kenning stats` list what is stored")
+            raise NotFound(f"no item with id {item_id!r}{where}; `kenning list` shows what is stored")
         return row
 
     def _load(self, item_id: str, scope: str | None = None) -> Item:

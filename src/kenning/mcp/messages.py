@@ -16,7 +16,7 @@ _TOOL_FOR_COMMAND: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p
     (r"\(`kenning skill list` shows every skill\)", "(skills_list shows every skill)"),
     (r"`kenning skill create`", "skill_manage action=create"),
     (r"`kenning entity list` shows them", "memory_recall with kinds=['entity'] finds them"),
-    (r"`kenning recall` or `kenning stats` list what is stored", "memory_recall finds what is stored"),
+    (r"`kenning list` shows what is stored", "memory_list shows what is stored"),
     (r"to mark a stored fact as no longer true run `kenning expire ID`",
      "to replace a stored fact call memory_supersede with its id, or memory_forget to delete it"),
     (r"`kenning hot show` lists them", "hot_memory action=show lists them"),
