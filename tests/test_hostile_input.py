@@ -116,7 +116,7 @@ def test_content_at_the_limit_is_stored_and_long_text_is_embedded_fast(kb: Kenni
 
 
 def test_unknown_ids_say_how_to_find_real_ones(kb: Kenning) -> None:
-    with pytest.raises(NotFound, match="kenning recall"):
+    with pytest.raises(NotFound, match="kenning list"):
         kb.get("f_123456789abc")
 
 
