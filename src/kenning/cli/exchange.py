@@ -88,6 +88,9 @@ def import_cmd(kb: Kenning, file: Path, fmt: str | None, scope: str | None, dry_
       kenning import mem0.json --format mem0 --dry-run
       kenning import CLAUDE.md --scope project:web
     """
+    from kenning.exchange.reader import check_file
+
+    check_file(file)  # a missing file or a folder is said before a progress bar starts
     bar, advance = _bar("importing", not as_json)
     with bar:  # type: ignore[attr-defined]
         summary = kb.import_file(file, format=fmt, scope=scope, dry_run=dry_run, progress=advance)
