@@ -78,8 +78,8 @@ def load_tasks(name: str, recipes: Any, args: argparse.Namespace) -> list[dict[s
 
 def hits_of(kb: Any, emb: Any, text: str, qlang: str, gold: set[str]) -> list[dict[str, Any]]:
     hits = kr.recall(kb.store, emb, text, k=K, scope="default", filters=kr.Filters(), touch=False)
-    return [{"cos": h.semantic, "share": h.word_share, "qlang": qlang, "dlang": rel.language(h.item.content),
-             "gold": h.item.id in gold, "id": h.item.id} for h in hits]
+    return [{"cos": h.semantic, "z": h.z, "share": h.word_share, "qlang": qlang,
+             "dlang": rel.language(h.item.content), "gold": h.item.id in gold, "id": h.item.id} for h in hits]
 
 
 class Null:
@@ -214,7 +214,9 @@ def xquad_null(recipes: Any, args: argparse.Namespace, base: Any, null: Null) ->
 
 
 def features(h: dict[str, Any]) -> np.ndarray:
-    z = 0.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
+    # the z recall computed (the store's null blended with the shipped one, kenning.mixed); records of
+    # older runs have only the cosine, standardised here by the shipped null
+    z = h["z"] if "z" in h else 0.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
     return np.array([1.0, z, h["share"], max(z, 0.0) * h["share"]])
 
 

@@ -10,8 +10,8 @@ hot memory            40 %   USER.md then MEMORY.md, in file order under each fi
 always-on skills     100 %   every ``always: true`` skill, in full, before anything optional
 skills catalog        15 %   the budgeted, task-aware index of every skill
 matching skills       25 %   the 1-3 skills that match the task best (and are likely relevant), in full
-facts                 15 %   recalled for the task (hot facts are already shown above)
-lessons               10 %   related lessons, negative outcomes first (what to avoid)
+facts                 15 %   pertinent to the task, warnings first (hot facts are already shown above)
+lessons               10 %   pertinent lessons, negative outcomes first (what to avoid)
 entities               5 %   entities the task names (by name or alias)
 notes                 10 %   related daily notes and HISTORY.md of the last 30 days
 ====================  =====  ===============================================================
@@ -19,8 +19,10 @@ notes                 10 %   related daily notes and HISTORY.md of the last 30 d
 Shares add up to more than 100 %: a section that needs less leaves the rest to the next ones, and
 what is still left once every section has had its share is dealt out one part at a time to the
 sections that cut something, in turn in the order above (the earlier ones too). A section with
-nothing relevant is absent, so its whole share goes to the rest: recall, notes search and skill
-search keep only what reaches the relevance floor (``kenning.relevance.DEFAULT_MIN_RELEVANCE``).
+nothing relevant is absent, so its whole share goes to the rest. Facts and lessons are those an
+agent about to do the task should see (``kenning.pertinence``: relevant to it, holding its words, or
+near it in meaning; each source's ``why`` names the rule), pitfalls and preferences first; notes
+search and skill search keep what reaches the relevance floor (``kenning.relevance``).
 Everything left out is listed in ``cut`` with the reason. ``max_chars`` adds a ceiling in
 characters on top of the budget (parts that would pass it are cut the same way).
 
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
+from .pertinence import for_task
 from .relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import check_query
 from .text import normalize
@@ -66,6 +69,8 @@ SHARES = {"hot": 0.40, "always": 1.0, "catalog": 0.15, "skills": 0.25, "facts": 
 TITLES = {"hot": "Hot memory", "always": "Skills always in use", "catalog": "Skills", "skills": "Matching skills", "facts": "Relevant facts",
           "lessons": "Lessons", "entities": "Entities", "notes": "Notes"}
 MAX_SKILLS = 3
+FACTS_POOL = 10  # recalled with no floor; ``kenning.pertinence`` keeps what the task should see
+LESSONS_POOL = 5
 SKILL_SHARE_OF_BEST = 0.6  # a skill is shown in full only if it scores at least this share of the best
 NOTES_DAYS_BACK = 30
 HEADING_TOKENS = 40
@@ -383,20 +388,24 @@ def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
 
 
 def _facts(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str]) -> None:
+    """The facts pertinent to the task (``kenning.pertinence``): warnings and preferences first."""
     parts = []
-    for hit in kb.recall(task, k=10, scope=scope, kinds=["fact"], min_relevance=DEFAULT_MIN_RELEVANCE):
-        fact = hit.item
+    for p in for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact"], k=FACTS_POOL):
+        fact = p.hit.item
         if isinstance(fact, Fact) and fact.id not in shown:
-            parts.append(Part(item_line(fact) or "", {"id": fact.id, "score": round(hit.score, 3)}))
+            parts.append(Part(item_line(fact) or "", {"id": fact.id, "score": round(p.hit.score, 3),
+                                                      "relevance": round(p.hit.relevance, 4), "why": p.why}))
     ctx.add("facts", parts)
 
 
 def _lessons(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    recalled = kb.recall(task, k=5, scope=scope, kinds=["lesson"], min_relevance=DEFAULT_MIN_RELEVANCE)
-    lessons = sorted((h.item for h in recalled if isinstance(h.item, Lesson)),
-                     key=lambda lesson: _OUTCOME_ORDER.get(lesson.outcome, 1))
-    ctx.add("lessons", [Part(item_line(lesson) or "", {"id": lesson.id, "outcome": lesson.outcome})
-                        for lesson in lessons])
+    """The lessons pertinent to the task, negative outcomes first (what to avoid)."""
+    found = for_task(kb.store, kb.embedder, task, scope=scope, kinds=["lesson"], k=LESSONS_POOL)
+    lessons = [(p, p.hit.item) for p in found if isinstance(p.hit.item, Lesson)]
+    lessons.sort(key=lambda t: _OUTCOME_ORDER.get(t[1].outcome, 1))
+    ctx.add("lessons", [Part(item_line(lesson) or "", {"id": lesson.id, "outcome": lesson.outcome,
+                                                       "relevance": round(p.hit.relevance, 4), "why": p.why})
+                        for p, lesson in lessons])
 
 
 def mentioned_entities(kb: Kenning, text: str, scope: str) -> list[Entity]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .relevance import NULL, Language
-from .store.vectors import LANGUAGES, Scored
+from .store.vectors import LANGUAGES, NULL_SAMPLE, Scored
 
 # pseudo-rows of the shipped null blended into each language's measured one: with 20 memories of a
 # language the two weigh alike, with 200 the store's own cosines decide (weight 0.91)
@@ -54,13 +54,15 @@ class QueryNull:
     @classmethod
     def of(cls, seen: Scored, query_language: Language) -> QueryNull:
         cosines, langs = seen.null_sample()
+        if len(cosines) > 2 * NULL_SAMPLE:  # every row of a scope under the prefilter's size: an even part
+            step = len(cosines) // NULL_SAMPLE
+            cosines, langs = cosines[::step], langs[::step]
         centre, spread, present = [], [], []
-        # one language only (the common store): nothing to align, and no memory of the other
-        # language to credit, so the shipped null serves (a percentile over 20k rows cost ~1 ms)
-        one_language = not len(langs) or bool((langs == langs[0]).all())
+        # measured in a store of one language too: relevance reads its z (the null sample holds at
+        # most ``NULL_SAMPLE`` rows, so the percentiles cost little); ranking moves nothing there
         for code, passage_language in enumerate(LANGUAGES):
             mean, sd = NULL[(query_language, passage_language)]
-            own = cosines[langs == code] if not one_language else cosines[:0]
+            own = cosines[langs == code]
             present.append(len(own) >= MIN_ROWS)
             if len(own):
                 q1, median, q3 = np.percentile(own, [25, 50, 75])

@@ -39,7 +39,7 @@ from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
 from .mixed import QueryNull
-from .relevance import language, relevance
+from .relevance import language, relevance_of
 from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorIndex
 from .text import check_unicode, neutral_terms, query_words
@@ -146,6 +146,7 @@ class RecallHit(Hit):
 
     relevance: float = 0.0
     word_share: float = 0.0
+    z: float = 0.0  # the cosine in spreads above unrelated memories of its language (kenning.mixed)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -234,7 +235,7 @@ def recall(
         if len(ranked) >= k or exhausted:
             break
         pool *= 4
-    hits = _hits(store, evidence, weights, qlang, ranked[:k])
+    hits = _hits(store, evidence, weights, null, ranked[:k])
     kept = [(rowid, h) for (rowid, _), h in zip(ranked, hits) if h.relevance >= min_relevance]
     if touch and kept:
         store.touch((rowid for rowid, _ in kept), now)
@@ -362,7 +363,7 @@ def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tupl
     return {r: (rescale(v, lo, hi), z[r], same[r]) for r, v in ranked.items()}
 
 
-def _hits(store: Store, ev: _Evidence, weights: dict[str, float], query_language: str,
+def _hits(store: Store, ev: _Evidence, weights: dict[str, float], null: QueryNull,
           ranked: list[tuple[int, float]]) -> list[RecallHit]:
     """Full items, with their reasons and relevance, for the ranked (rowid, score) pairs."""
     if not ranked:
@@ -377,14 +378,17 @@ def _hits(store: Store, ev: _Evidence, weights: dict[str, float], query_language
         share = word_share(weights, set(bodies.get(rowid, "").split()))[0]
         cos = ev.cosine.get(rowid)
         item = item_from_row(rows[rowid])
+        # no vector: its meaning is unknown, taken as that of unrelated text; the words speak
+        z = 0.0 if cos is None else null.z(cos, language(item.content))
         out.append(RecallHit(
             item=item,
             score=score,
             why=_why(cos, ev.dense_rank.get(rowid), lex_share, found, lex_rank),
             semantic=cos,
             lexical_rank=lex_rank,
-            relevance=relevance(cos, share, query_language, language(item.content)),
+            relevance=relevance_of(z, share),
             word_share=share,
+            z=z,
         ))
     return out
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .context import Context, Section, entity_line, heading, item_line, mentioned_entities, note_line, shorten
 from .errors import NotFound
 from .fileio import read_or_none
+from .pertinence import for_task
 from .records import item_from_row
 from .store import ItemQuery
 from .skills.availability import missing
@@ -310,22 +311,19 @@ def _hot(kb: Kenning, scope: str) -> list[Line]:
 def _relevant(kb: Kenning, task: str, scope: str, shown: set[str], notes: Sequence[NoteHit]) -> list[Line]:
     """Entities the task names, then the facts, lessons and (older) notes matching it, by score."""
     named = [e for e in mentioned_entities(kb, task, scope) if e.id not in shown]
-    scored: list[tuple[float, Line]] = []
-    # no relevance floor: a session's task is a folder or branch name, which nothing is "relevant" to
-    # by the recall floor's measure; the share of the best (``_matching``) and the ceilings decide
-    hits = [h for h in kb.recall(task, k=RELEVANT_ITEMS, scope=scope, kinds=["fact", "lesson"], min_relevance=0)
-            if h.item.id not in shown]
-    for hit in _matching(hits, lambda h: h.score):
-        line = item_line(hit.item, ENTRY_CHARS)
-        if line is not None:
-            scored.append((hit.score, Line(line, {"id": hit.item.id, "kind": hit.item.kind,
-                                                   "score": round(hit.score, 3)})))
-    for note in notes:
-        scored.append((note.score, Line(note_line(note.text, note.date, note.time, note.id, ENTRY_CHARS),
-                                         {"id": note.id, "kind": "note", "score": round(note.score, 3)})))
+    # a session's task is a folder or branch name, which nothing answers as a question: what the
+    # agent should see is what is pertinent to it (``kenning.pertinence``), warnings first
+    memories: list[Line] = []
+    for p in for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=RELEVANT_ITEMS):
+        line = item_line(p.hit.item, ENTRY_CHARS)
+        if line is not None and p.hit.item.id not in shown:
+            memories.append(Line(line, {"id": p.hit.item.id, "kind": p.hit.item.kind, "score": round(p.hit.score, 3),
+                                        "relevance": round(p.hit.relevance, 4), "why": p.why}))
+    scored = [(note.score, Line(note_line(note.text, note.date, note.time, note.id, ENTRY_CHARS),
+                                {"id": note.id, "kind": "note", "score": round(note.score, 3)})) for note in notes]
     scored.sort(key=lambda t: -t[0])
     entries = [Line(entity_line(e, ENTRY_CHARS), {"id": e.id, "kind": "entity"}) for e in named]
-    entries += [e for _, e in scored]
+    entries += memories + [e for _, e in scored]
     return [Line(e.text, e.source, order=n) for n, e in enumerate(entries)]
 
 

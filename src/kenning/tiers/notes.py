@@ -40,7 +40,7 @@ from ..fileio import atomic_write, fsync_dir, locked, read_or_none
 from ..fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance
+from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance_of
 from ..mixed import QueryNull
 from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
@@ -555,7 +555,7 @@ class Notes:
             score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
                                 _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
-                                relevance(float(cos[i]), share, query_language, langs[i])))
+                                relevance_of(null.z(float(cos[i]), langs[i]), share)))
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 
