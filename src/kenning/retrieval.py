@@ -39,7 +39,7 @@ from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
 from .mixed import QueryNull
-from .relevance import language, relevance_of
+from .relevance import ROWS_CEILING, language, relevance_of
 from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorIndex
 from .text import check_unicode, neutral_terms, query_words
@@ -157,10 +157,12 @@ class RecallHit(Hit):
 class Hits(list[RecallHit]):
     """The hits of one recall, best first, and what the relevance floor left out."""
 
-    def __init__(self, hits: list[RecallHit], min_relevance: float = 0.0, dropped: list[RecallHit] | None = None):
+    def __init__(self, hits: list[RecallHit], min_relevance: float = 0.0, dropped: list[RecallHit] | None = None,
+                 rows: int = 0):
         super().__init__(hits)
         self.min_relevance = min_relevance
         self.dropped = dropped or []
+        self.rows = rows  # how many memories were ranked (relevance weighs the evidence by it)
 
     @property
     def best_dropped(self) -> float | None:
@@ -235,14 +237,17 @@ def recall(
         if len(ranked) >= k or exhausted:
             break
         pool *= 4
-    hits = _hits(store, evidence, weights, null, ranked[:k])
+    # how many memories were ranked: every row of the scope is scored below the prefilter's size, and
+    # a scope above it is beyond the largest stores relevance was fitted on
+    ranked_rows = len(seen.rowids) if seen.sample is None else ROWS_CEILING
+    hits = _hits(store, evidence, weights, null, ranked_rows, ranked[:k])
     kept = [(rowid, h) for (rowid, _), h in zip(ranked, hits) if h.relevance >= min_relevance]
     if touch and kept:
         store.touch((rowid for rowid, _ in kept), now)
         # relevance needed the rows first: a returned hit shows the access it just counted
         kept = [(rowid, replace(h, item=replace(h.item, access_count=h.item.access_count + 1,
                                                 last_accessed=from_epoch(now)))) for rowid, h in kept]
-    return Hits([h for _, h in kept], min_relevance, [h for h in hits if h.relevance < min_relevance])
+    return Hits([h for _, h in kept], min_relevance, [h for h in hits if h.relevance < min_relevance], ranked_rows)
 
 
 @dataclass
@@ -363,7 +368,7 @@ def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tupl
     return {r: (rescale(v, lo, hi), z[r], same[r]) for r, v in ranked.items()}
 
 
-def _hits(store: Store, ev: _Evidence, weights: dict[str, float], null: QueryNull,
+def _hits(store: Store, ev: _Evidence, weights: dict[str, float], null: QueryNull, searched: int,
           ranked: list[tuple[int, float]]) -> list[RecallHit]:
     """Full items, with their reasons and relevance, for the ranked (rowid, score) pairs."""
     if not ranked:
@@ -379,14 +384,14 @@ def _hits(store: Store, ev: _Evidence, weights: dict[str, float], null: QueryNul
         cos = ev.cosine.get(rowid)
         item = item_from_row(rows[rowid])
         # no vector: its meaning is unknown, taken as that of unrelated text; the words speak
-        z = 0.0 if cos is None else null.z(cos, language(item.content))
+        z = 0.0 if cos is None else null.relevance_z(cos, language(item.content))
         out.append(RecallHit(
             item=item,
             score=score,
             why=_why(cos, ev.dense_rank.get(rowid), lex_share, found, lex_rank),
             semantic=cos,
             lexical_rank=lex_rank,
-            relevance=relevance_of(z, share),
+            relevance=relevance_of(z, share, searched),
             word_share=share,
             z=z,
         ))

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .context import Context, Section, entity_line, heading, item_line, mentioned_entities, note_line, shorten
 from .errors import NotFound
 from .fileio import read_or_none
-from .pertinence import for_task
+from .pertinence import RELEVANT, for_task
 from .records import item_from_row
 from .store import ItemQuery
 from .skills.availability import missing
@@ -154,9 +154,9 @@ def build_session_context(kb: Kenning, task: str, budget: int, *, scope: str = "
     shown = {str(e.source["id"]) for e in hot if e.source.get("id")}
     notes = kb.notes_in(scope)
     latest = _recent_notes(notes, dt.date.today())
-    # no relevance floor, as for recall below (``_relevant``): the share of the best decides
+    # notes likely to answer the task (``kenning.pertinence.RELEVANT``), the nearest of them (``_matching``)
     hits = notes.search(task, days_back=NOTES_DAYS_BACK, k=min(MAX_NOTES, RELEVANT_NOTES + len(latest)),
-                        min_relevance=0)
+                        min_relevance=RELEVANT)
     matching = _matching(hits, lambda n: n.score)
     older = [h for h in matching if h.id not in {n.id for n in latest}][:RELEVANT_NOTES]
     relevant = _relevant(kb, task, scope, shown, older)

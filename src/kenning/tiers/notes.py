@@ -555,7 +555,7 @@ class Notes:
             score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
             hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
                                 _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
-                                relevance_of(null.z(float(cos[i]), langs[i]), share)))
+                                relevance_of(null.relevance_z(float(cos[i]), langs[i]), share, len(notes))))
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 

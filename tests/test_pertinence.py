@@ -1,0 +1,128 @@
+"""The right memory at the right moment, in the small stores people have: a warning about the
+task's own action reaches its context (in both layouts) with the rule that brought it in, a
+paraphrase and a symptom find their cause, an exact answer reads as likely, and an off-topic
+question gets nothing, in Chinese as in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning import Kenning
+from kenning.pertinence import NEAR_MIN_Z, WORDS_MIN_SHARE, pertinent, rule_of
+from kenning.relevance import DEFAULT_MIN_RELEVANCE
+
+WARNING = "Never deploy on Friday afternoon"
+PORT = "The web app runs on port 8080"
+SHORT = "The user prefers short answers"
+UNLIKELY = 0.25  # what a person reads as "probably not"
+
+MIXED = [
+    "The staging database is backed up every night at 02:00 by a cron job on db-backup-01",
+    "Alice reviews every pull request that touches the billing service",
+    "The web app ships as blue-green releases behind the nginx load balancer",
+    "Our CI runs on GitHub Actions; the nightly job also rebuilds the docs site",
+    "The user prefers short answers with code first and explanations after",
+    "Production logs are kept for 30 days in Loki, then deleted",
+    "用户每周五下午和产品团队开例会",
+    "公司的办公室在上海浦东新区",
+    "报销单需要在每月 25 号之前提交给财务",
+    "新员工入职第一周要完成安全培训",
+]
+
+
+@pytest.fixture
+def three(kb: Kenning) -> Kenning:
+    kb.remember(WARNING)
+    kb.remember(PORT)
+    kb.remember(SHORT)
+    return kb
+
+
+def memory_sources(ctx: object) -> dict[str, dict[str, object]]:
+    return {str(s["id"]): s for sec in ctx.sections  # type: ignore[attr-defined]
+            if sec.name in ("facts", "lessons", "relevant") for s in sec.sources}
+
+
+def test_a_warning_about_the_tasks_action_reaches_its_context_first(three: Kenning) -> None:
+    warning = three.recall(WARNING, k=1)[0].item
+    for layout in ("task", "session"):
+        ctx = three.context("deploy the web app", 2000, layout=layout)
+        sources = memory_sources(ctx)
+        assert warning.id in sources, (layout, ctx.markdown)
+        assert str(sources[warning.id]["why"]).startswith("emphatic: ")  # a rule said with "never"
+        facts = next(s for s in ctx.sections if s.name in ("facts", "relevant"))
+        assert facts.sources[0]["id"] == warning.id  # a pitfall comes before the port
+
+
+def test_the_why_of_every_context_memory_names_its_rule(three: Kenning) -> None:
+    ctx = three.context("deploy the web app", 2000)
+    for source in memory_sources(ctx).values():
+        why = str(source["why"])
+        assert any(rule in why for rule in ("relevant", "task's words", "near in meaning")), why
+
+
+@pytest.mark.parametrize("task", ["推荐一部科幻电影", "recommend a science fiction film", "how do I bake sourdough bread",
+                                  "帮我订一张去东京的机票"])
+def test_an_off_topic_task_gets_no_memory_in_its_context(kb: Kenning, task: str) -> None:
+    kb.remember_many(MIXED)
+    for layout in ("task", "session"):
+        assert memory_sources(kb.context(task, 2000, layout=layout)) == {}, layout
+
+
+def test_an_off_topic_task_gets_no_memory_in_a_store_of_three(three: Kenning) -> None:
+    for layout in ("task", "session"):
+        assert memory_sources(three.context("bake a loaf of sourdough bread", 2000, layout=layout)) == {}
+
+
+def test_an_exact_answer_reads_as_likely(three: Kenning) -> None:
+    hits = three.recall("what port does the web app use")
+    assert hits and hits[0].item.content == PORT and hits[0].relevance >= 0.5
+
+
+def test_a_paraphrase_with_no_shared_word_is_recalled(kb: Kenning) -> None:
+    kb.remember_many(["The zebras at the city zoo are fed at 3pm", "The office plants are watered on Mondays",
+                      "Our CI jobs are killed after 30 minutes"])
+    hits = kb.recall("when are the striped horses fed")
+    assert hits and hits[0].item.content.startswith("The zebras")
+
+
+def test_a_symptom_finds_its_cause(kb: Kenning) -> None:
+    kb.remember_many(["The zebras at the city zoo are fed at 3pm", "The office plants are watered on Mondays",
+                      "Our CI jobs are killed after 30 minutes"])
+    ctx = kb.context("why was my build stopped after half an hour", 2000)
+    cause = kb.recall("Our CI jobs are killed after 30 minutes", k=1)[0].item
+    assert cause.id in memory_sources(ctx)
+    hits = kb.recall("why was my build stopped after half an hour")
+    assert hits and hits[0].item.id == cause.id
+
+
+@pytest.mark.parametrize("question", ["今天天气怎么样", "推荐一部科幻电影", "what's the weather like today",
+                                      "recommend a science fiction film", "how do I bake sourdough bread"])
+def test_an_off_topic_question_reads_as_unlikely_in_a_mixed_store_in_either_language(kb: Kenning, question: str) -> None:
+    """The floor was lopsided: off-topic English questions got nothing and Chinese ones five hits.
+    Now each hit of either reads as unlikely, and a raised floor leaves both with nothing."""
+    kb.remember_many(MIXED)
+    hits = kb.recall(question, min_relevance=0)
+    assert max(h.relevance for h in hits) < UNLIKELY, [(h.item.content, h.relevance) for h in hits]
+    assert list(kb.recall(question, min_relevance=UNLIKELY)) == []
+
+
+def test_a_question_across_languages_still_finds_its_answer_in_a_mixed_store(kb: Kenning) -> None:
+    kb.remember_many(MIXED)
+    assert kb.recall("where is the company's office?")[0].item.content == "公司的办公室在上海浦东新区"
+    assert kb.recall("数据库什么时候备份")[0].item.content == MIXED[0]
+
+
+def test_the_rules_in_order(three: Kenning) -> None:
+    """A hit above the floor is 'relevant'; below it, shared words need a meaning not unrelated, and
+    nearness needs a z well above unrelated memories."""
+    hits = three.recall("deploy the web app", k=3, min_relevance=0)
+    chosen = pertinent(hits, DEFAULT_MIN_RELEVANCE)
+    assert {p.hit.item.content for p in chosen} >= {WARNING}
+    for i, hit in enumerate(hits):
+        rule = rule_of(hit, i + 1, 1.01)  # no hit reaches a floor above 1
+        assert rule != "relevant"
+        if rule == "words":
+            assert hit.word_share >= WORDS_MIN_SHARE
+        if rule == "meaning":
+            assert hit.z >= NEAR_MIN_Z
