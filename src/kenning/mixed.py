@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .relevance import NULL, Language
+from .relevance import NULL
 from .store.vectors import LANGUAGES, NULL_SAMPLE, Scored
+from .text import Language
 
 # pseudo-rows of the shipped null blended into each language's measured one: with 20 memories of a
 # language the two weigh alike, with 200 the store's own cosines decide (weight 0.91)

@@ -38,13 +38,8 @@ from __future__ import annotations
 
 import math
 
-from .text import cjk_ratio
-
-Language = str  # "zh" (CJK text) or "en" (everything else)
-
-# A passage counts as Chinese when at least this share of its letters is CJK: "部署到 k8s 集群" is
-# Chinese, an English note quoting one Chinese name is not.
-CJK_SHARE = 0.3
+from .text import Language
+from .text import language as language  # the language of a text, as the null's pairs name it; imported from here too
 
 # (query language, passage language) -> (mean, standard deviation) of the cosine of unrelated text.
 # Each pair averages its sources (mean, and sd from the averaged second moment, so it includes the
@@ -72,11 +67,6 @@ B_AGREE = -1.477
 # another conversation (test split); another MemDaily user's memories, written from the same
 # templates, still answer most of theirs (see the README).
 DEFAULT_MIN_RELEVANCE = 0.02
-
-
-def language(text: str) -> Language:
-    """"zh" for text that is mostly CJK, else "en" (judged on its first 2,000 characters)."""
-    return "zh" if cjk_ratio(text[:2000]) >= CJK_SHARE else "en"
 
 
 def cosine_z(cosine: float, query_language: Language, passage_language: Language) -> float:

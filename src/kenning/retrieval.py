@@ -39,10 +39,10 @@ from .lexical import word_candidates
 from .models import KINDS, Hit
 from .records import item_from_row
 from .mixed import QueryNull
-from .relevance import language, relevance_of
+from .relevance import relevance_of
 from .store import ItemQuery, Store
 from .store.vectors import Scored, VectorIndex
-from .text import check_unicode, neutral_terms, query_words
+from .text import check_unicode, language, neutral_terms, query_words
 from .timeutil import from_epoch, to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at

@@ -26,7 +26,8 @@ from __future__ import annotations
 import math
 
 from ..relevance import NULL as RECALL_NULL
-from ..relevance import Language, shown
+from ..relevance import shown
+from ..text import Language
 
 # (task language, skill language) -> (mean, sd) of the cosine of a task with a skill that does not
 # fit it, for the default embedder (multilingual-e5-small). Measured on the tool sets (dev tasks):

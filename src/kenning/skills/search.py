@@ -28,9 +28,8 @@ from ..blas import product
 from ..errors import InvalidInput
 from ..fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..relevance import language
 from ..retrieval import check_min_relevance, check_query
-from ..text import query_words, segment, stem
+from ..text import language, query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill

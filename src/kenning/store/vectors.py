@@ -34,7 +34,7 @@ CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fix
 GROWTH = 1.25  # the buffers grow by this factor when full (at most a quarter of them unused)
 MIN_CAPACITY = 1024  # rows the buffers hold at first
 SNAPSHOT_FROM = 20_000  # rows; a smaller cache is read from the database in a fraction of a second
-LANGUAGES = ("en", "zh")  # the codes of ``vectors.lang`` (kenning.relevance.language), by position
+LANGUAGES = ("en", "zh")  # the codes of ``vectors.lang`` (kenning.text.language), by position
 SNAPSHOT_STALE = 5_000  # rows read from the database in one refresh that make a new snapshot worth writing
 
 

@@ -40,14 +40,14 @@ from ..fileio import atomic_write, fsync_dir, locked, read_or_none
 from ..fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance_of
+from ..relevance import DEFAULT_MIN_RELEVANCE, relevance_of
 from ..mixed import QueryNull
 from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..store.vectors import LANGUAGES, Scored
-from ..text import clean_content, content_key, neutral_terms, query_words, segment
+from ..text import clean_content, content_key, language, neutral_terms, query_words, segment
 from .notefile import (
     ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, Paragraph, archive_name, check_day, daily_name, daily_paragraphs, day_of,
     decode, entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of, without_paragraphs,
