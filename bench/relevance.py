@@ -13,7 +13,7 @@ set and split:
 
 * AUROC of the best hit's relevance (the highest among the ten), own store against foreign store;
 * the share of foreign queries answered with nothing at the default floor
-  (``kenning.relevance.DEFAULT_MIN_RELEVANCE``);
+  (``kenning.retrieval.relevance.DEFAULT_MIN_RELEVANCE``);
 * R@10 on the own stores with every hit (floor 0) and at the default floor, and the points lost.
 
 Splits: LoCoMo conversations and MemDaily users alternate between dev and test (by their position
@@ -47,9 +47,9 @@ from common import DEFAULT_DATA, BatchedQueries, StoredDense, git_commit, load_r
 from retrieval import sample_users  # noqa: E402
 from sweep import open_task  # noqa: E402
 
-from kenning import relevance as rel  # noqa: E402
 from kenning import retrieval as kr  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
+from kenning.retrieval import relevance as rel  # noqa: E402
 from kenning.text import language  # noqa: E402
 
 console = Console(width=160)
@@ -215,7 +215,7 @@ def xquad_null(recipes: Any, args: argparse.Namespace, base: Any, null: Null) ->
 
 
 def features(h: dict[str, Any]) -> np.ndarray:
-    # the z recall computed (the store's null blended with the shipped one, kenning.mixed); records of
+    # the z recall computed (the store's null blended with the shipped one, kenning.retrieval.mixed); records of
     # older runs have only the cosine, standardised here by the shipped null
     z = h["z"] if "z" in h else 0.0 if h["cos"] is None else rel.cosine_z(h["cos"], h["qlang"], h["dlang"])
     return np.array([1.0, z, h["share"], max(z, 0.0) * h["share"]])
@@ -331,7 +331,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fit", action="store_true", help="fit the calibration and floor on dev (the null shown)")
     parser.add_argument("--null", action="store_true", help="--fit: also take the null measured here in place of "
-                        "the shipped one (see kenning/relevance.py for why it is kept)")
+                        "the shipped one (see kenning/retrieval/relevance.py for why it is kept)")
     parser.add_argument("--records", type=Path, help="hits of earlier runs: sets found there are not asked again; "
                         "the others are collected and added")
     parser.add_argument("--merge", type=Path, nargs="*", default=[], help="more record files to read")
@@ -387,7 +387,7 @@ def fit(records: list[dict[str, Any]], null_rows: list[list[Any]], args: argpars
     beta = fit_logistic(x, y, w)
     rel.B0, rel.B_Z, rel.B_SHARE, rel.B_AGREE = (round(float(b), 3) for b in beta)
     rel.DEFAULT_MIN_RELEVANCE = choose_floor(records, args.max_loss)
-    console.print("constants for src/kenning/relevance.py:")
+    console.print("constants for src/kenning/retrieval/relevance.py:")
     console.print(f"NULL = {rel.NULL}")
     console.print(f"B0, B_Z, B_SHARE, B_AGREE = {rel.B0}, {rel.B_Z}, {rel.B_SHARE}, {rel.B_AGREE}")
     console.print(f"DEFAULT_MIN_RELEVANCE = {rel.DEFAULT_MIN_RELEVANCE}")

@@ -29,7 +29,7 @@ from .lessons import Lessons
 from .listing import ItemPage, list_items
 from .memory import Facts, When, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, AuditEntry, Fact, Item
-from .relevance import DEFAULT_MIN_RELEVANCE
+from .retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import Filters, Hits, check_kinds, recall
 from .store import Store, open_store
 from .store.audit_where import AuditFilter

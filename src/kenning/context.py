@@ -51,7 +51,7 @@ from .errors import InvalidInput
 from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
 from .pertinence import for_task
-from .relevance import DEFAULT_MIN_RELEVANCE
+from .retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import check_query
 from .text import normalize
 from .tokens import count_tokens

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .embed import Embedder
 from .models import Fact, Lesson
-from .relevance import DEFAULT_MIN_RELEVANCE
+from .retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from .retrieval import Filters, RecallHit, recall
 from .store import Store
 from .timeutil import to_epoch, utcnow

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kenning.models import CATEGORIES, KINDS
-from kenning.relevance import DEFAULT_MIN_RELEVANCE
+from kenning.retrieval.relevance import DEFAULT_MIN_RELEVANCE
 
 from . import output
 from .state import WHEN, WHEN_AGO, id_scope_option, json_option, pass_kenning, scope_option

@@ -1,4 +1,4 @@
-"""Matching a task to skills: the evidence fusion of memory recall (``kenning.fusion``) over each
+"""Matching a task to skills: the evidence fusion of memory recall (``kenning.retrieval.fusion``) over each
 skill's name, description, tags and category.
 
 *Meaning* is the cosine between the task (embedded as a query) and the skill's passage
@@ -26,7 +26,7 @@ import numpy as np
 
 from ..blas import product
 from ..errors import InvalidInput
-from ..fusion import fuse, idf, rescale
+from ..retrieval.fusion import fuse, idf, rescale
 from ..passages import PassageVectors
 from ..retrieval import check_min_relevance, check_query
 from ..text import language, query_words, segment, stem

@@ -37,11 +37,11 @@ from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked, read_or_none
-from ..fusion import fuse, idf, rescale, share_of, word_share
+from ..retrieval.fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..relevance import DEFAULT_MIN_RELEVANCE, relevance_of
-from ..mixed import QueryNull
+from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE, relevance_of
+from ..retrieval.mixed import QueryNull
 from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
@@ -83,7 +83,7 @@ class Note:
 @dataclass(frozen=True)
 class NoteHit(Note):
     """A note found by ``Notes.search``: its score in [0, 1], why it matched, and how likely it is
-    relevant (``kenning.relevance``, the scale of memory recall)."""
+    relevant (``kenning.retrieval.relevance``, the scale of memory recall)."""
 
     score: float
     why: str
@@ -284,7 +284,7 @@ class Notes:
 
         Only notes dated on or after ``today`` (default: the local day) minus ``days_back`` days
         (None: all of them); HISTORY.md paragraphs count by their stamp, archived days only with
-        ``include_archive``. Scored like memory recall (``kenning.fusion``); notes less likely
+        ``include_archive``. Scored like memory recall (``kenning.retrieval.fusion``); notes less likely
         relevant than ``min_relevance`` (default: recall's floor; 0 keeps the best ``k`` whatever
         they are) are left out, so a query about nothing the notes hold gets nothing back.
         """
@@ -529,7 +529,7 @@ class Notes:
         query_language = language(query)
         read = [self._read_of(n.text) for n in notes]
         langs = [lang for _, lang in read]
-        # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.mixed)
+        # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.retrieval.mixed)
         seen = Scored(np.arange(len(notes)), cos, np.array([LANGUAGES.index(x) for x in langs], dtype=np.int8))
         null = QueryNull.of(seen, query_language)
         ranked_cos = null.aligned(seen).cosines

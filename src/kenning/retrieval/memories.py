@@ -2,7 +2,7 @@
 
 1. Candidates from one scope: semantic (cosine between the query vector and the stored vectors,
    ``store.vectors``) and full-text (the documents holding the query's rarer segmented, stemmed
-   terms, chosen by the fused score below, ``kenning.lexical``). Every candidate gets its exact
+   terms, chosen by the fused score below, ``retrieval.lexical``). Every candidate gets its exact
    cosine, whichever list brought it.
 2. Fusion by evidence, not by rank: ``score = meaning + LEXICAL_WEIGHT * words`` (normalised to
    [0, 1]) where
@@ -17,7 +17,7 @@
 4. A light rerank by importance, confidence and recency (at most ±5% of the score), then the
    returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
    ``kenning.store.access``).
-5. Every hit gets ``relevance`` (``kenning.relevance``): the probability that it is relevant, from
+5. Every hit gets ``relevance`` (``retrieval.relevance``): the probability that it is relevant, from
    its own cosine and word share only, so that it means the same in every query and store. Hits
    below ``min_relevance`` are dropped (0 keeps them all); the answer remembers the best one dropped,
    so an empty answer can say "nothing relevant: best candidate scored 0.04".
@@ -32,18 +32,18 @@ from typing import Any
 
 import numpy as np
 
-from .embed import Embedder
-from .errors import InvalidInput
+from ..embed import Embedder
+from ..errors import InvalidInput
+from ..models import KINDS, Hit
+from ..records import item_from_row
+from ..store import ItemQuery, Store
+from ..store.vectors import Scored, VectorIndex
+from ..text import check_unicode, language, neutral_terms, query_words
+from ..timeutil import from_epoch, to_epoch, utcnow
 from .fusion import fuse, idf, rescale, share_of, word_share
 from .lexical import word_candidates
-from .models import KINDS, Hit
-from .records import item_from_row
 from .mixed import QueryNull
 from .relevance import relevance_of
-from .store import ItemQuery, Store
-from .store.vectors import Scored, VectorIndex
-from .text import check_unicode, language, neutral_terms, query_words
-from .timeutil import from_epoch, to_epoch, utcnow
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
 # 2.5, 67.7 at 4 (0.6 gave 61.2 on all queries). XQuAD en->zh Hit@5 stays at the dense level
@@ -64,7 +64,7 @@ MIN_SEARCHED_TERMS = 2
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
 # The word share credited to a memory in the other language than the query's, by how many spreads
-# its cosine lies above the store's unrelated memories of its language (kenning.mixed; see
+# its cosine lies above the store's unrelated memories of its language (retrieval.mixed; see
 # cross_language_share). Measured with bench/mixed_language.py (Hit@1 on the XQuAD store with half the
 # articles in each language, one-language stores 81.9; then MemDaily with 200 LoCoMo turns, dense 90.0):
 # full credit from 2 to 5 spreads 81.6 / 87.0, from 2.5 to 5 79.8 / 92.0, from 2.5 to 6 78.9 / 94.0,
@@ -142,11 +142,11 @@ def searched_terms(terms: list[str], df: dict[str, int]) -> list[str]:
 
 @dataclass(frozen=True)
 class RecallHit(Hit):
-    """A recall hit with its ``relevance`` (see ``kenning.relevance``) and the word share behind it."""
+    """A recall hit with its ``relevance`` (see ``retrieval.relevance``) and the word share behind it."""
 
     relevance: float = 0.0
     word_share: float = 0.0
-    z: float = 0.0  # the cosine in spreads above unrelated memories of its language (kenning.mixed)
+    z: float = 0.0  # the cosine in spreads above unrelated memories of its language (retrieval.mixed)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -343,7 +343,7 @@ def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tupl
     query's language.
 
     The cosine is first standardised by what unrelated memories of its language score in this store
-    for this query (``kenning.mixed``): the embedder scores unrelated text of the query's own language
+    for this query (``retrieval.mixed``): the embedder scores unrelated text of the query's own language
     higher, so raw cosines would rank a Chinese memory that shares nothing above an English one that
     answers a Chinese question. Within one language this is an affine map, and the rescaled meaning
     is exactly as before.

@@ -1,7 +1,7 @@
 """Full-text candidates for recall, chosen by the score recall ranks by.
 
 The index is asked which documents hold each of the query's rarer terms (plain posting lists, see
-``retrieval.searched_terms``), and every such document of the scope is scored the way recall will
+``retrieval.memories.searched_terms``), and every such document of the scope is scored the way recall will
 score it: the share of the query's term weight it holds, plus its meaning where the vector search
 already has its cosine. Asking FTS5 for its best bm25 matches instead chose on words alone, and in
 a large store most documents that share a word with a question are about something else. Measured
@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .blas import product
+from ..blas import product
+from ..store import ItemQuery, Store
+from ..store.vectors import Scored, VectorIndex, locate
 from .fusion import rescale_all
-from .store import ItemQuery, Store
-from .store.vectors import Scored, VectorIndex, locate
 
 # (rowid, selection score, segmented body), best first
 WordCandidate = tuple[int, float, str]

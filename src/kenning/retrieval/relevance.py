@@ -1,6 +1,6 @@
 """How likely one recall hit is relevant, from evidence about that hit alone.
 
-The fused score (``kenning.fusion``) ranks the candidates of one query against each other: the
+The fused score (``retrieval.fusion``) ranks the candidates of one query against each other: the
 best candidate of a store that holds nothing on the subject still scores high. ``relevance`` answers
 the absolute question, comparable across queries and stores, from three pieces of evidence that
 do not depend on the other candidates:
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import math
 
-from .text import Language
-from .text import language as language  # the language of a text, as the null's pairs name it; imported from here too
+from ..text import Language
+from ..text import language as language  # the language of a text, as the null's pairs name it; imported from here too
 
 # (query language, passage language) -> (mean, standard deviation) of the cosine of unrelated text.
 # Each pair averages its sources (mean, and sd from the averaged second moment, so it includes the

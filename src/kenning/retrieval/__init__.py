@@ -1,0 +1,53 @@
+"""Retrieval: finding what answers a query among memories, notes and skills, by words and meaning.
+
+* ``lexical``: full-text candidates, chosen by the score recall ranks by;
+* ``fusion``: how much of the query's information a document's words carry, and how that combines
+  with meaning;
+* ``mixed``: the per-query null of each language, which puts cosines of two languages on one scale;
+* ``relevance``: how likely one hit is relevant, on one scale for every query and store;
+* ``memories``: memory recall (facts, lessons, entities) from the store.
+
+The names below are imported on first use: memory recall pulls in numpy and the store, and what
+only reads the relevance floor (the MCP front, ``kenning --help``) should not wait for them.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .memories import (
+        LEXICAL_WEIGHT,
+        Filters,
+        Hits,
+        RecallHit,
+        check_kinds,
+        check_min_relevance,
+        check_query,
+        cross_language_share,
+        recall,
+    )
+
+# each public name, and the module of the package that holds it
+_HOME = {
+    "LEXICAL_WEIGHT": "memories",
+    "Filters": "memories",
+    "Hits": "memories",
+    "RecallHit": "memories",
+    "check_kinds": "memories",
+    "check_min_relevance": "memories",
+    "check_query": "memories",
+    "cross_language_share": "memories",
+    "recall": "memories",
+}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value  # found once: the next look-up does not come here
+    return value
