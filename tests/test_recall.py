@@ -145,7 +145,7 @@ def test_full_text_candidates_tied_on_words_are_chosen_by_meaning_not_by_inserti
 
 
 def test_common_terms_are_left_to_the_word_share_on_a_large_store(kb: Kenning, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from kenning.retrieval import memories as retrieval
+    from kenning.retrieval import lexical as retrieval
 
     df = {"rare": 3, "uncommon": 40, "common": 900, "everywhere": 5000, "unseen": 0}
     monkeypatch.setattr(retrieval, "LEXICAL_POSTINGS", 1000)

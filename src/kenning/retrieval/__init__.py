@@ -1,5 +1,6 @@
 """Retrieval: finding what answers a query among memories, notes and skills, by words and meaning.
 
+* ``query``: the arguments every search takes (query text, k, kinds, floor), checked at the edge;
 * ``lexical``: full-text candidates, chosen by the score recall ranks by;
 * ``fusion``: how much of the query's information a document's words carry, and how that combines
   with meaning;
@@ -17,17 +18,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .memories import (
-        LEXICAL_WEIGHT,
-        Filters,
-        Hits,
-        RecallHit,
-        check_kinds,
-        check_min_relevance,
-        check_query,
-        cross_language_share,
-        recall,
-    )
+    from .memories import LEXICAL_WEIGHT, Filters, Hits, RecallHit, cross_language_share, recall
+    from .query import check_k, check_kinds, check_min_relevance, check_query
 
 # each public name, and the module of the package that holds it
 _HOME = {
@@ -35,9 +27,10 @@ _HOME = {
     "Filters": "memories",
     "Hits": "memories",
     "RecallHit": "memories",
-    "check_kinds": "memories",
-    "check_min_relevance": "memories",
-    "check_query": "memories",
+    "check_k": "query",
+    "check_kinds": "query",
+    "check_min_relevance": "query",
+    "check_query": "query",
     "cross_language_share": "memories",
     "recall": "memories",
 }

@@ -33,16 +33,16 @@ from typing import Any
 import numpy as np
 
 from ..embed import Embedder
-from ..errors import InvalidInput
-from ..models import KINDS, Hit
+from ..models import Hit
 from ..records import item_from_row
 from ..store import ItemQuery, Store
 from ..store.vectors import Scored, VectorIndex
-from ..text import check_unicode, language, neutral_terms, query_words
+from ..text import language, neutral_terms, query_words
 from ..timeutil import from_epoch, to_epoch, utcnow
 from .fusion import fuse, idf, rescale, share_of, word_share
-from .lexical import word_candidates
+from .lexical import searched_terms, word_candidates
 from .mixed import QueryNull
+from .query import check_k, check_min_relevance, check_query
 from .relevance import relevance_of
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
@@ -52,15 +52,7 @@ from .relevance import relevance_of
 # 69.1 (66.0 against 65.6 among 100k facts) but lost a little on most other sets (XQuAD en->en
 # Hit@5 99.7 / 99.8, en->zh Hit@1 70.8 / 71.2, MemDaily R@3 70.5 / 70.7, PAWS-X Hit@1 49.0 / 49.2).
 LEXICAL_WEIGHT = 2.5
-MAX_QUERY_CHARS = 10_000
-# Only the rarer query terms look for full-text candidates: a long Chinese message segments into
-# dozens of terms, and on a large store the common ones hold tens of thousands of documents. Every
-# term still counts in the word share of the candidates found, and a store of a few thousand facts
-# is hardly touched. Measured with bench/scale_recall.py (LoCoMo among 100k facts, all 1,536
-# questions, R@10): 65.6 at a budget of 1,500, 2,000 and 3,000 postings (383 questions: 68.6 at
-# 1,000, 69.4 from 1,500 to 5,000). Reading the posting lists costs about 1.2 ms per 1,000.
-LEXICAL_POSTINGS = 2000
-MIN_SEARCHED_TERMS = 2
+MAX_K = 1000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
 # The word share credited to a memory in the other language than the query's, by how many spreads
@@ -101,45 +93,6 @@ class Filters:
         )
 
 
-def check_query(query: object) -> str:
-    if not isinstance(query, str) or not query.strip():
-        raise InvalidInput("the query is empty; say what to look for")
-    if "\x00" in query:
-        raise InvalidInput("the query contains a NUL byte; remove it")
-    check_unicode(query, "the query")
-    if len(query) > MAX_QUERY_CHARS:
-        raise InvalidInput(f"the query is {len(query):,} characters; keep it under {MAX_QUERY_CHARS:,}")
-    return query.strip()
-
-
-def check_kinds(kinds: object) -> tuple[str, ...] | None:
-    if kinds is None:
-        return None
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if not isinstance(kinds, list | tuple | set | frozenset):
-        raise InvalidInput(f"kinds must be a list of {', '.join(KINDS)}")
-    bad = [k for k in kinds if k not in KINDS]
-    if bad:
-        raise InvalidInput(f"unknown kind {bad[0]!r}; use one of {', '.join(KINDS)}")
-    return tuple(dict.fromkeys(kinds)) or None
-
-
-def searched_terms(terms: list[str], df: dict[str, int]) -> list[str]:
-    """The query terms the full-text index is asked for: the rarest first, while their documents
-    total at most ``LEXICAL_POSTINGS`` (and always the ``MIN_SEARCHED_TERMS`` rarest)."""
-    out: list[str] = []
-    total = found = 0
-    for term in sorted(terms, key=lambda t: df.get(t, 0)):
-        count = df.get(term, 0)
-        if found >= MIN_SEARCHED_TERMS and total + count > LEXICAL_POSTINGS:
-            break
-        out.append(term)
-        total += count
-        found += count > 0
-    return out
-
-
 @dataclass(frozen=True)
 class RecallHit(Hit):
     """A recall hit with its ``relevance`` (see ``retrieval.relevance``) and the word share behind it."""
@@ -178,12 +131,6 @@ class Hits(list[RecallHit]):
                 "(lower min_relevance to see it)")
 
 
-def check_min_relevance(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise InvalidInput(f"min_relevance must be a number from 0 to 1 (0 keeps every hit), got {value!r}")
-    return float(value)
-
-
 def _prior(row: dict[str, Any], now: float) -> float:
     """Importance, confidence and recency in [0, 1]."""
     age_days = max(0.0, now - float(row["last_accessed"] or row["updated_at"])) / 86400
@@ -205,8 +152,7 @@ def recall(
     """The ``k`` best items of ``scope`` for ``query``, without those below ``min_relevance``."""
     query = check_query(query)
     min_relevance = check_min_relevance(min_relevance)
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
-        raise InvalidInput(f"k must be a whole number from 1 to 1000, got {k!r}")
+    k = check_k(k, MAX_K)
     words = query_words(query)
     terms = list(words)
     qvec = embedder.embed_query(query)

@@ -25,10 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..blas import product
-from ..errors import InvalidInput
 from ..retrieval.fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..retrieval import check_min_relevance, check_query
+from ..retrieval import check_k, check_min_relevance, check_query
 from ..text import language, query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
@@ -163,8 +162,7 @@ class SkillSearch:
         ``min_relevance``, then any ``always`` skill not among them (whatever its relevance)."""
         task = check_query(task)
         min_relevance = check_min_relevance(min_relevance)
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
+        k = check_k(k, MAX_K)
         ready = self.prepare(index)
         if not ready.skills:
             return SkillMatches([], min_relevance)

@@ -42,7 +42,7 @@ from ..gate import Gate
 from ..passages import PassageVectors
 from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE, relevance_of
 from ..retrieval.mixed import QueryNull
-from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
+from ..retrieval import LEXICAL_WEIGHT, check_k, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
@@ -290,7 +290,7 @@ class Notes:
         """
         query = check_query(query)
         min_relevance = check_min_relevance(min_relevance)
-        k = _whole(k, "k", 1, MAX_K)
+        k = check_k(k, MAX_K)
         since = None
         if days_back is not None:
             end = check_day(today, "today") if today is not None else dt.date.today()
