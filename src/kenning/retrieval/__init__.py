@@ -6,6 +6,7 @@
   with meaning;
 * ``mixed``: the per-query null of each language, which puts cosines of two languages on one scale;
 * ``relevance``: how likely one hit is relevant, on one scale for every query and store;
+* ``hits``: the one answer type of every search: its hits, the floor, what the floor left out;
 * ``memories``: memory recall (facts, lessons, entities) from the store.
 
 The names below are imported on first use: memory recall pulls in numpy and the store, and what
@@ -18,14 +19,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .memories import LEXICAL_WEIGHT, Filters, Hits, RecallHit, cross_language_share, recall
+    from .hits import Hits
+    from .memories import LEXICAL_WEIGHT, Filters, RecallHit, cross_language_share, recall
     from .query import check_k, check_kinds, check_min_relevance, check_query
 
 # each public name, and the module of the package that holds it
 _HOME = {
     "LEXICAL_WEIGHT": "memories",
     "Filters": "memories",
-    "Hits": "memories",
+    "Hits": "hits",
     "RecallHit": "memories",
     "check_k": "query",
     "check_kinds": "query",

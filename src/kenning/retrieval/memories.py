@@ -40,6 +40,7 @@ from ..store.vectors import Scored, VectorIndex
 from ..text import language, neutral_terms, query_words
 from ..timeutil import from_epoch, to_epoch, utcnow
 from .fusion import fuse, idf, rescale, share_of, word_share
+from .hits import Hits
 from .lexical import searched_terms, word_candidates
 from .mixed import QueryNull
 from .query import check_k, check_min_relevance, check_query
@@ -107,30 +108,6 @@ class RecallHit(Hit):
         return data
 
 
-class Hits(list[RecallHit]):
-    """The hits of one recall, best first, and what the relevance floor left out."""
-
-    def __init__(self, hits: list[RecallHit], min_relevance: float = 0.0, dropped: list[RecallHit] | None = None):
-        super().__init__(hits)
-        self.min_relevance = min_relevance
-        self.dropped = dropped or []
-
-    @property
-    def best_dropped(self) -> float | None:
-        """The highest relevance among the hits below the floor (None when none was dropped)."""
-        return max((h.relevance for h in self.dropped), default=None)
-
-    def empty_reason(self) -> str:
-        """Why an answer holds nothing: no candidate at all, or none relevant enough."""
-        if self:
-            return ""
-        best = self.best_dropped
-        if best is None:
-            return "nothing matches"
-        return (f"nothing relevant: best candidate scored {best:.2f}, below the floor of {self.min_relevance:.2f} "
-                "(lower min_relevance to see it)")
-
-
 def _prior(row: dict[str, Any], now: float) -> float:
     """Importance, confidence and recency in [0, 1]."""
     age_days = max(0.0, now - float(row["last_accessed"] or row["updated_at"])) / 86400
@@ -148,7 +125,7 @@ def recall(
     filters: Filters,
     touch: bool = True,
     min_relevance: float = 0.0,
-) -> Hits:
+) -> Hits[RecallHit]:
     """The ``k`` best items of ``scope`` for ``query``, without those below ``min_relevance``."""
     query = check_query(query)
     min_relevance = check_min_relevance(min_relevance)
@@ -182,13 +159,14 @@ def recall(
             break
         pool *= 4
     hits = _hits(store, evidence, weights, null, ranked[:k])
-    kept = [(rowid, h) for (rowid, _), h in zip(ranked, hits) if h.relevance >= min_relevance]
-    if touch and kept:
-        store.touch((rowid for rowid, _ in kept), now)
+    answer = Hits.floored(hits, min_relevance)
+    if touch and answer:
+        rowid_of = {h.item.id: rowid for (rowid, _), h in zip(ranked, hits)}
+        store.touch((rowid_of[h.item.id] for h in answer), now)
         # relevance needed the rows first: a returned hit shows the access it just counted
-        kept = [(rowid, replace(h, item=replace(h.item, access_count=h.item.access_count + 1,
-                                                last_accessed=from_epoch(now)))) for rowid, h in kept]
-    return Hits([h for _, h in kept], min_relevance, [h for h in hits if h.relevance < min_relevance])
+        answer[:] = [replace(h, item=replace(h.item, access_count=h.item.access_count + 1,
+                                             last_accessed=from_epoch(now))) for h in answer]
+    return answer
 
 
 @dataclass

@@ -27,7 +27,7 @@ import numpy as np
 from ..blas import product
 from ..retrieval.fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..retrieval import check_k, check_min_relevance, check_query
+from ..retrieval import Hits, check_k, check_min_relevance, check_query
 from ..text import language, query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
@@ -68,6 +68,7 @@ class SkillMatch:
     # often): absolute, unlike ``score``'s share of the best skill's BM25
     bm25: float = 0.0
 
+    @property
     def why(self) -> str:
         parts = [f"meaning: cosine {self.semantic:.2f}"]
         if self.words:
@@ -80,32 +81,23 @@ class SkillMatch:
         lacking = missing(self.skill.requires)
         return {"name": self.skill.name, "description": self.skill.description, "category": self.skill.category,
                 "source": self.skill.source, "score": round(self.score, 4), "relevance": round(self.relevance, 4),
-                "why": self.why(),
+                "why": self.why,
                 "always": self.skill.always, "available": not lacking, "missing": lacking}
 
 
-class SkillMatches(list[SkillMatch]):
+class SkillMatches(Hits[SkillMatch]):
     """The matches of one search, best first, then the ``always`` skills; and what the floor left out."""
-
-    def __init__(self, matches: list[SkillMatch], min_relevance: float = 0.0,
-                 dropped: list[SkillMatch] | None = None) -> None:
-        super().__init__(matches)
-        self.min_relevance = min_relevance
-        self.dropped = dropped or []
 
     @property
     def fitting(self) -> list[SkillMatch]:
         """The matches that fit the task (the ``always`` skills left out)."""
         return [m for m in self if not m.always]
 
-    def empty_reason(self) -> str:
-        """Why no skill fits: no skill to match at all, or none relevant enough ("" when one fits)."""
-        if self.fitting:
-            return ""
-        if not self.dropped:
-            return "no skill matches: the library has no skills to search"
-        top = max(self.dropped, key=lambda m: m.relevance)
-        return (f"no skill fits this task: the best match, {top.skill.name!r}, has relevance {top.relevance:.3f}, "
+    def _nothing(self) -> str:
+        return "no skill matches: the library has no skills to search"
+
+    def _below(self, best: SkillMatch) -> str:
+        return (f"no skill fits this task: the best match, {best.skill.name!r}, has relevance {best.relevance:.3f}, "
                 f"below the floor of {self.min_relevance:g} (min_relevance 0 lists every match)")
 
 
@@ -191,13 +183,12 @@ class SkillSearch:
             scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share,
                                      bm25=bm25.get(i, 0.0) / ((K1 + 1) * mass) if mass else 0.0))
         scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
-        rated = [_rated(m, task_language) for m in scored[:k]]
-        top = [m for m in rated if m.relevance >= min_relevance]
+        top = SkillMatches.floored([_rated(m, task_language) for m in scored[:k]], min_relevance)
         shown = {id(m.skill) for m in top}
         extra = [replace(_rated(m, task_language), always=True)
                  for m in scored if m.skill.always and id(m.skill) not in shown]
-        dropped = [m for m in rated if m.relevance < min_relevance and not m.skill.always]
-        return SkillMatches(top + extra, min_relevance, dropped)
+        # an ``always`` skill below the floor comes back with the extras: it was not left out
+        return SkillMatches([*top, *extra], min_relevance, [m for m in top.dropped if not m.skill.always])
 
 
 def _rated(match: SkillMatch, task_language: str) -> SkillMatch:

@@ -42,7 +42,7 @@ from ..gate import Gate
 from ..passages import PassageVectors
 from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE, relevance_of
 from ..retrieval.mixed import QueryNull
-from ..retrieval import LEXICAL_WEIGHT, check_k, check_min_relevance, check_query, cross_language_share
+from ..retrieval import LEXICAL_WEIGHT, Hits, check_k, check_min_relevance, check_query, cross_language_share
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
@@ -94,23 +94,10 @@ class NoteHit(Note):
                 "why": self.why}
 
 
-class NoteHits(list[NoteHit]):
-    """The hits of one notes search, best first, and the best relevance the floor left out (as
-    ``retrieval.Hits`` for recall: an empty answer can say whether anything came near)."""
+class NoteHits(Hits[NoteHit]):
+    """The hits of one notes search, best first, and what the relevance floor left out."""
 
-    def __init__(self, hits: Iterable[NoteHit], min_relevance: float = 0.0, best_dropped: float | None = None):
-        super().__init__(hits)
-        self.min_relevance = min_relevance
-        self.best_dropped = best_dropped
-
-    def empty_reason(self) -> str:
-        """Why the answer holds nothing: no note to search, or none relevant enough ("" when it holds some)."""
-        if self:
-            return ""
-        if self.best_dropped is None:
-            return "nothing matches"
-        return (f"nothing relevant: best note scored {self.best_dropped:.2f}, below the floor of "
-                f"{self.min_relevance:.2f} (lower min_relevance to see it)")
+    noun = "note"
 
 
 @dataclass(frozen=True)
@@ -298,11 +285,7 @@ class Notes:
         notes = list(self._searched(since, bool(include_archive), bool(include_history)))
         if not notes:
             return NoteHits([], min_relevance)
-        ranked = self._ranked(query, notes)
-        # the floor first, then k: a relevant note ranked below an irrelevant one still comes back
-        kept = [h for h in ranked if h.relevance >= min_relevance]
-        dropped = max((h.relevance for h in ranked if h.relevance < min_relevance), default=None)
-        return NoteHits(kept[:k], min_relevance, dropped)
+        return NoteHits.floored(self._ranked(query, notes), min_relevance, k)
 
     def repeated(self, *, min_days: int = 2, days_back: int = 30,
                  today: DayLike | None = None) -> list[tuple[str, int]]:
