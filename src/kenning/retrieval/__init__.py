@@ -6,6 +6,8 @@
   with meaning;
 * ``mixed``: the per-query null of each language, which puts cosines of two languages on one scale;
 * ``relevance``: how likely one hit is relevant, on one scale for every query and store;
+* ``ranker``: the one scoring of a query's candidates (meaning, words, cross-language credit, fusion,
+  relevance, why), which memory recall, notes and skills hand their candidates to;
 * ``hits``: the one answer type of every search: its hits, the floor, what the floor left out;
 * ``memories``: memory recall (facts, lessons, entities) from the store.
 
@@ -20,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .hits import Hits
-    from .memories import LEXICAL_WEIGHT, Filters, RecallHit, cross_language_share, recall
+    from .memories import LEXICAL_WEIGHT, Filters, RecallHit, recall
     from .query import check_k, check_kinds, check_min_relevance, check_query
+    from .ranker import cross_language_share
 
 # each public name, and the module of the package that holds it
 _HOME = {
@@ -33,7 +36,7 @@ _HOME = {
     "check_kinds": "query",
     "check_min_relevance": "query",
     "check_query": "query",
-    "cross_language_share": "memories",
+    "cross_language_share": "ranker",
     "recall": "memories",
 }
 

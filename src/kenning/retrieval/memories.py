@@ -4,8 +4,8 @@
    ``store.vectors``) and full-text (the documents holding the query's rarer segmented, stemmed
    terms, chosen by the fused score below, ``retrieval.lexical``). Every candidate gets its exact
    cosine, whichever list brought it.
-2. Fusion by evidence, not by rank: ``score = meaning + LEXICAL_WEIGHT * words`` (normalised to
-   [0, 1]) where
+2. Fusion by evidence, not by rank (``retrieval.ranker``, as for notes and skills):
+   ``score = meaning + LEXICAL_WEIGHT * words`` (normalised to [0, 1]) where
    *meaning* is the cosine rescaled to [0, 1] between the weakest and the strongest semantic
    candidate, and *words* is the share of the query's information (IDF-weighted terms) that the
    document contains. A document that shares only a common word with the query earns little; a
@@ -37,14 +37,14 @@ from ..models import Hit
 from ..records import item_from_row
 from ..store import ItemQuery, Store
 from ..store.vectors import Scored, VectorIndex
-from ..text import language, neutral_terms, query_words
+from ..text import Language, language, neutral_terms, query_words
 from ..timeutil import from_epoch, to_epoch, utcnow
-from .fusion import fuse, idf, rescale, share_of, word_share
+from .fusion import idf, share_of, word_share
 from .hits import Hits
 from .lexical import searched_terms, word_candidates
 from .mixed import QueryNull
 from .query import check_k, check_min_relevance, check_query
-from .relevance import relevance_of
+from .ranker import Candidate, Ranker, explain
 
 # Measured with bench/sweep.py on LoCoMo (500 queries; BM25 R@10 62.6): R@10 64.6 at 1.5, 68.3 at
 # 2.5, 67.7 at 4 (0.6 gave 61.2 on all queries). XQuAD en->zh Hit@5 stays at the dense level
@@ -56,16 +56,6 @@ LEXICAL_WEIGHT = 2.5
 MAX_K = 1000
 RECENCY_HALF_LIFE_DAYS = 90.0
 PRIOR_WEIGHT = 0.1
-# The word share credited to a memory in the other language than the query's, by how many spreads
-# its cosine lies above the store's unrelated memories of its language (retrieval.mixed; see
-# cross_language_share). Measured with bench/mixed_language.py (Hit@1 on the XQuAD store with half the
-# articles in each language, one-language stores 81.9; then MemDaily with 200 LoCoMo turns, dense 90.0):
-# full credit from 2 to 5 spreads 81.6 / 87.0, from 2.5 to 5 79.8 / 92.0, from 2.5 to 6 78.9 / 94.0,
-# from 3 to 5 77.1 / 96.0. The English turns are unrelated to every MemDaily question, but 200 of them
-# put their best at 2.5-3 spreads; XQuAD's cross-language answers lie far above that.
-CROSS_LANGUAGE_SHARE = 1.0
-CROSS_LANGUAGE_Z_FROM = 2.5
-CROSS_LANGUAGE_Z_FULL = 5.0
 # Measured with bench/sweep.py: word evidence as BM25 relative to the best lexical candidate (the
 # form that won for skills) lost for memories: LoCoMo R@10 68.3 (share) / 67.6 (half each) / 67.0,
 # XQuAD en->zh Hit@1 68 / 54 / 46: relative BM25 gives one stray shared token a full match.
@@ -115,6 +105,11 @@ def _prior(row: dict[str, Any], now: float) -> float:
     return (float(row["importance"]) + float(row["confidence"]) + recency) / 3
 
 
+def _reranked(row: dict[str, Any], now: float) -> float:
+    """What the prior multiplies a score by: at most ``PRIOR_WEIGHT / 2`` either way."""
+    return 1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)
+
+
 def recall(
     store: Store,
     embedder: Embedder,
@@ -145,23 +140,24 @@ def recall(
     while True:
         seen = vectors.scored(qvec, scope, filters.kinds, pool)
         null = QueryNull.of(seen, qlang)
+        ranker = Ranker(qlang, LEXICAL_WEIGHT, null)
         # candidates chosen on one scale for both languages; raw cosines kept for the evidence
         aligned = null.aligned(seen)
         chosen = aligned.best(pool)
         dense = _raw(seen, chosen) if aligned is not seen else chosen
         lexical = word_candidates(store, vectors, qvec, aligned, chosen, searched, weights, scope, filters.kinds,
                                   pool, LEXICAL_WEIGHT) if searched else []
-        evidence = _Evidence.collect(words, weights, dense, lexical, neutral)
+        evidence = _Evidence.collect(words, weights, dense, lexical, neutral, null)
         evidence.add_cosines(seen, vectors, qvec)
-        ranked = _score_and_filter(store, evidence, wanted, now, null)
+        ranked = _score_and_filter(store, evidence, wanted, now, ranker)
         exhausted = len(dense) < pool and len(lexical) < pool
         if len(ranked) >= k or exhausted:
             break
         pool *= 4
-    hits = _hits(store, evidence, weights, null, ranked[:k])
+    hits = _hits(store, evidence, weights, ranker, ranked[:k])
     answer = Hits.floored(hits, min_relevance)
     if touch and answer:
-        rowid_of = {h.item.id: rowid for (rowid, _), h in zip(ranked, hits)}
+        rowid_of = {h.item.id: rowid for (rowid, _, _), h in zip(ranked, hits)}
         store.touch((rowid_of[h.item.id] for h in answer), now)
         # relevance needed the rows first: a returned hit shows the access it just counted
         answer[:] = [replace(h, item=replace(h.item, access_count=h.item.access_count + 1,
@@ -178,6 +174,7 @@ class _Evidence:
     # any language (names, numbers: kenning.text.neutral_terms); a gloss such as "school" in a
     # Chinese passage does not count towards its rank
     neutral_share: dict[int, float]
+    null: QueryNull  # what unrelated memories of each language score for this query, in this pass
 
     @classmethod
     def collect(
@@ -187,6 +184,7 @@ class _Evidence:
         dense: list[tuple[int, float]],
         lexical: list[tuple[int, float, str]],
         neutral: set[str],
+        null: QueryNull,
     ) -> _Evidence:
         matched, neutral_share = {}, {}
         for rank, (rowid, _score, body) in enumerate(lexical, 1):
@@ -199,6 +197,7 @@ class _Evidence:
             dense_rank={rowid: rank for rank, (rowid, _) in enumerate(dense, 1)},
             words=matched,
             neutral_share=neutral_share,
+            null=null,
         )
 
     def add_cosines(self, seen: Scored, vectors: VectorIndex, query: np.ndarray) -> None:
@@ -207,6 +206,25 @@ class _Evidence:
         known, cos = seen.lookup(wanted)
         self.cosine.update(zip(wanted[known].tolist(), cos[known].tolist()))
         self.cosine.update(vectors.cosines(query, wanted[~known].tolist()))
+
+    def candidate(self, rowid: int, passage_language: Language) -> Candidate:
+        """What one memory offers the query, its cosine ranked as standardised by what unrelated
+        memories of its language score in this store for this query (``retrieval.mixed``).
+
+        The embedder scores unrelated text of the query's own language higher, so raw cosines would
+        rank a Chinese memory that shares nothing above an English one that answers a Chinese
+        question. Within one language this is an affine map, and the rescaled meaning is exactly as
+        with raw cosines.
+        """
+        cos = self.cosine.get(rowid)
+        return Candidate(
+            cosine=cos,
+            scaled=None if cos is None else self.null.ranking_z(cos, passage_language),
+            language=passage_language,
+            words=self.words[rowid][0] if rowid in self.words else 0.0,
+            neutral=self.neutral_share.get(rowid, 0.0),
+            nearest=self.dense_rank.get(rowid),
+        )
 
 
 _SCORE_COLUMNS = ("content", "importance", "confidence", "last_accessed", "updated_at")
@@ -219,108 +237,42 @@ def _raw(seen: Scored, chosen: list[tuple[int, float]]) -> list[tuple[int, float
 
 
 def _score_and_filter(
-    store: Store, ev: _Evidence, wanted: ItemQuery, now: float, null: QueryNull
-) -> list[tuple[int, float]]:
-    """(rowid, score) of the candidates that pass the filters, best first."""
+    store: Store, ev: _Evidence, wanted: ItemQuery, now: float, ranker: Ranker
+) -> list[tuple[int, float, Candidate]]:
+    """(rowid, score, evidence) of the candidates that pass the filters, best first: the ranker's
+    score, lightly reranked by importance, confidence and recency."""
     ids = list(dict.fromkeys([*ev.cosine, *ev.words]))
     if not ids:
         return []
     rows = store.select(replace(wanted, rowids=tuple(ids), columns=_SCORE_COLUMNS))
-    meaning = _meanings(ev, rows, null)
-    # the credit levels a memory in the other language against memories in the query's; among
-    # candidates all in the other language it would only blur the words they do share (names,
-    # numbers): XQuAD zh->en Hit@1 69.2 without it, 68.1 with it
-    level = any(same for _, _, same in meaning.values())
-    scored = []
-    for row in rows:
-        rowid = int(row["rowid"])
-        m, z, same_language = meaning[rowid]
-        if same_language:
-            share = ev.words[rowid][0] if rowid in ev.words else 0.0
-        else:
-            share = ev.neutral_share.get(rowid, 0.0)
-            if level:
-                share = max(share, cross_language_share(z))
-        base = fuse(m, share, LEXICAL_WEIGHT)
-        scored.append((rowid, base * (1 - PRIOR_WEIGHT / 2 + PRIOR_WEIGHT * _prior(row, now)), row["content"]))
+    candidates = [ev.candidate(int(row["rowid"]), language(row["content"])) for row in rows]
+    scored = [(int(row["rowid"]), base * _reranked(row, now), row["content"], c)
+              for row, c, base in zip(rows, candidates, ranker.scores(candidates))]
     scored.sort(key=lambda t: (-t[1], t[2]))
-    return [(rowid, score) for rowid, score, _ in scored]
+    return [(rowid, score, c) for rowid, score, _, c in scored]
 
 
-def cross_language_share(z: float | None) -> float:
-    """The word share a memory in the other language is credited with, from its standardised cosine.
-
-    Such a memory cannot hold the query's words: its word evidence is missing, not zero. Taken as
-    zero, every memory of the query's language that shares one common word outranks the answer
-    written in the other language. It is credited from the absolute evidence of its meaning
-    instead: nothing at ``CROSS_LANGUAGE_Z_FROM`` null deviations or less (unrelated text reaches
-    that), ``CROSS_LANGUAGE_SHARE`` from ``CROSS_LANGUAGE_Z_FULL`` on.
-    """
-    if z is None:
-        return 0.0
-    low, high = CROSS_LANGUAGE_Z_FROM, max(CROSS_LANGUAGE_Z_FULL, CROSS_LANGUAGE_Z_FROM + 1e-6)
-    return CROSS_LANGUAGE_SHARE * min(1.0, max(0.0, (z - low) / (high - low)))
-
-
-def _meanings(ev: _Evidence, rows: list[Any], null: QueryNull) -> dict[int, tuple[float, float | None, bool]]:
-    """Each candidate's meaning in [0, 1], its standardised cosine, and whether it is in the
-    query's language.
-
-    The cosine is first standardised by what unrelated memories of its language score in this store
-    for this query (``retrieval.mixed``): the embedder scores unrelated text of the query's own language
-    higher, so raw cosines would rank a Chinese memory that shares nothing above an English one that
-    answers a Chinese question. Within one language this is an affine map, and the rescaled meaning
-    is exactly as before.
-    """
-    z: dict[int, float | None] = {}
-    ranked: dict[int, float | None] = {}
-    same: dict[int, bool] = {}
-    for row in rows:
-        rowid = int(row["rowid"])
-        passage_language = language(row["content"])
-        same[rowid] = passage_language == null.query_language
-        cos = ev.cosine.get(rowid)
-        z[rowid] = None if cos is None else null.z(cos, passage_language)
-        ranked[rowid] = None if cos is None else null.ranking_z(cos, passage_language)
-    dense = [v for r, v in ranked.items() if r in ev.dense_rank and v is not None]
-    lo, hi = (min(dense), max(dense)) if dense else (0.0, 1.0)
-    return {r: (rescale(v, lo, hi), z[r], same[r]) for r, v in ranked.items()}
-
-
-def _hits(store: Store, ev: _Evidence, weights: dict[str, float], null: QueryNull,
-          ranked: list[tuple[int, float]]) -> list[RecallHit]:
-    """Full items, with their reasons and relevance, for the ranked (rowid, score) pairs."""
+def _hits(store: Store, ev: _Evidence, weights: dict[str, float], ranker: Ranker,
+          ranked: list[tuple[int, float, Candidate]]) -> list[RecallHit]:
+    """Full items, with their reasons and relevance, for the ranked (rowid, score, evidence)."""
     if not ranked:
         return []
-    rows = {int(r["rowid"]): r for r in store.select(ItemQuery(rowids=tuple(r for r, _ in ranked)))}
+    rows = {int(r["rowid"]): r for r in store.select(ItemQuery(rowids=tuple(r for r, _, _ in ranked)))}
     # the exact share of every hit, also of those only the vector search found (it ranked them
     # without word evidence, but their relevance should not ignore the words they hold)
-    bodies = store.bodies([r for r, _ in ranked])
+    bodies = store.bodies([r for r, _, _ in ranked])
     out = []
-    for rowid, score in ranked:
+    for rowid, score, candidate in ranked:
         lex_share, found, lex_rank = ev.words.get(rowid, (0.0, [], None))
         share = word_share(weights, set(bodies.get(rowid, "").split()))[0]
-        cos = ev.cosine.get(rowid)
-        item = item_from_row(rows[rowid])
-        # no vector: its meaning is unknown, taken as that of unrelated text; the words speak
-        z = 0.0 if cos is None else null.z(cos, language(item.content))
         out.append(RecallHit(
-            item=item,
+            item=item_from_row(rows[rowid]),
             score=score,
-            why=_why(cos, ev.dense_rank.get(rowid), lex_share, found, lex_rank),
-            semantic=cos,
+            why=explain(candidate.cosine, candidate.nearest, found, lex_share, word_rank=lex_rank),
+            semantic=candidate.cosine,
             lexical_rank=lex_rank,
-            relevance=relevance_of(z, share),
+            relevance=ranker.relevance(candidate, share),
             word_share=share,
-            z=z,
+            z=ranker.z(candidate),
         ))
     return out
-
-
-def _why(cos: float | None, rank: int | None, share: float, found: list[str], lex_rank: int | None) -> str:
-    parts = []
-    if cos is not None:
-        parts.append(f"meaning: cosine {cos:.2f}" + (f" (#{rank})" if rank else ""))
-    if found:
-        parts.append(f"words: {', '.join(found[:6])} ({share:.0%} of the query, #{lex_rank})")
-    return "; ".join(parts)

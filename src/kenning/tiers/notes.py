@@ -37,12 +37,13 @@ from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked, read_or_none
-from ..retrieval.fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE, relevance_of
+from ..retrieval import LEXICAL_WEIGHT, Hits, check_k, check_min_relevance, check_query
+from ..retrieval.fusion import idf, share_of, word_share
 from ..retrieval.mixed import QueryNull
-from ..retrieval import LEXICAL_WEIGHT, Hits, check_k, check_min_relevance, check_query, cross_language_share
+from ..retrieval.ranker import Candidate, Ranker, explain
+from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
@@ -506,8 +507,9 @@ class Notes:
                         if since is None or (n.date is not None and n.date >= since))
 
     def _ranked(self, query: str, notes: list[Note]) -> list[NoteHit]:
-        """Every candidate scored: meaning (cosine rescaled over the ``POOL`` nearest) plus the
-        IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
+        """Every candidate scored by recall's ranker (``retrieval.ranker``): meaning (cosine rescaled
+        over the ``POOL`` nearest) plus the IDF-weighted share of the query's words (IDF over the
+        paragraphs searched)."""
         cos = product(self.vectors.of([n.text for n in notes]), self.embedder.embed_query(query))
         query_language = language(query)
         read = [self._read_of(n.text) for n in notes]
@@ -516,29 +518,23 @@ class Notes:
         seen = Scored(np.arange(len(notes)), cos, np.array([LANGUAGES.index(x) for x in langs], dtype=np.int8))
         null = QueryNull.of(seen, query_language)
         ranked_cos = null.aligned(seen).cosines
-        nearest = np.argsort(-ranked_cos, kind="stable")[:POOL]
-        lo, hi = float(ranked_cos[nearest[-1]]), float(ranked_cos[nearest[0]])
-        dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
+        nearest = {int(i): rank for rank, i in enumerate(np.argsort(-ranked_cos, kind="stable")[:POOL], 1)}
         words = query_words(query)
         terms = [t for t, _ in read]
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
-        hits = []
-        level = query_language in langs  # the credit levels notes of two languages (see retrieval)
         neutral = neutral_terms(query)
-        for i, note in enumerate(notes):
-            share, found = word_share(weights, terms[i])
-            if i not in dense_rank and not found:
-                continue
-            ranked_share = share
-            if langs[i] != query_language:  # across languages only names and numbers count (see retrieval)
-                ranked_share = share_of(weights, found, neutral)
-                if level:
-                    ranked_share = max(ranked_share, cross_language_share(null.z(float(cos[i]), langs[i])))
-            score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
-            hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
-                                _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
-                                relevance_of(null.z(float(cos[i]), langs[i]), share)))
+        found = [word_share(weights, doc) for doc in terms]
+        # every note is handed to the ranker (notes of the query's language, found or not, decide
+        # whether the others get the cross-language credit); those with no evidence are left out after
+        candidates = [Candidate(cosine=float(cos[i]), scaled=float(ranked_cos[i]), language=langs[i], words=share,
+                                neutral=share_of(weights, matched, neutral), nearest=nearest.get(i))
+                      for i, (share, matched) in enumerate(found)]
+        ranker = Ranker(query_language, LEXICAL_WEIGHT, null)
+        hits = [NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
+                        explain(c.cosine, c.nearest, [words[t] for t in matched], share), ranker.relevance(c, share))
+                for note, c, score, (share, matched) in zip(notes, candidates, ranker.scores(candidates), found)
+                if c.nearest is not None or matched]
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 
@@ -553,10 +549,3 @@ class Notes:
 
 def _looks_like_id(text: str) -> bool:
     return _ID.fullmatch(text.strip()) is not None
-
-
-def _why(cos: float, rank: int | None, share: float, found: list[str]) -> str:
-    parts = [f"meaning: cosine {cos:.2f}" + (f" (#{rank})" if rank else "")]
-    if found:
-        parts.append(f"words: {', '.join(found[:6])} ({share:.0%} of the query)")
-    return "; ".join(parts)
