@@ -175,17 +175,8 @@ class SkillSearch:
         weights = {t: idf(len(ready.skills), len(ready.postings.get(t, ()))) for t in words}
         mass = sum(weights.values())
         found, bm25 = ready.bm25(weights)
-        best = max(bm25.values(), default=0.0)
         task_language = language(task)
-        # skills have no null of their languages: the ranker counts every skill's words as they are
-        # (a task in another language than a skill shares none with it, and meaning alone ranks it)
-        nearest = {int(i): rank for rank, i in enumerate(np.argsort(-cos, kind="stable")[:POOL], 1)}
-        candidates = [Candidate(cosine=float(c), scaled=float(c), language=lang, nearest=nearest.get(i),
-                                words=bm25.get(i, 0.0) / best if best else 0.0)
-                      for i, (c, lang) in enumerate(zip(cos, ready.languages))]
-        scores = Ranker(task_language, LEXICAL_WEIGHT).scores(candidates)
-        order = sorted(range(len(ready.skills)),
-                       key=lambda i: (-scores[i], ready.skills[i].name, str(ready.skills[i].path)))
+        scores, order = _ranked(ready, cos, bm25, task_language)
 
         def match(i: int, always: bool = False) -> SkillMatch:
             """Skill ``i``'s match, with its relevance (``kenning.skills.relevance``)."""
@@ -201,3 +192,19 @@ class SkillSearch:
         extra = [match(i, always=True) for i in order if ready.skills[i].always and id(ready.skills[i]) not in shown]
         # an ``always`` skill below the floor comes back with the extras: it was not left out
         return SkillMatches([*top, *extra], min_relevance, [m for m in top.dropped if not m.skill.always])
+
+
+def _ranked(ready: _Prepared, cos: np.ndarray, bm25: dict[int, float],
+            task_language: Language) -> tuple[list[float], list[int]]:
+    """Each skill's score, and the skills best first (ties by name, then path). Skills have no null
+    of their languages: the ranker counts every skill's words as they are (a task in another
+    language than a skill shares none with it, and meaning alone ranks it)."""
+    best = max(bm25.values(), default=0.0)
+    nearest = {int(i): rank for rank, i in enumerate(np.argsort(-cos, kind="stable")[:POOL], 1)}
+    candidates = [Candidate(cosine=float(c), scaled=float(c), language=lang, nearest=nearest.get(i),
+                            words=bm25.get(i, 0.0) / best if best else 0.0)
+                  for i, (c, lang) in enumerate(zip(cos, ready.languages))]
+    scores = Ranker(task_language, LEXICAL_WEIGHT).scores(candidates)
+    skills = ready.skills
+    order = sorted(range(len(skills)), key=lambda i: (-scores[i], skills[i].name, str(skills[i].path)))
+    return scores, order
