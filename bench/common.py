@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 import kenning
+import kenning.retrieval
 from kenning import Kenning
 from kenning.models import DEFAULT_SCOPE
 from kenning.store.migrations import MIGRATIONS
@@ -121,8 +122,7 @@ def setting(name: str) -> tuple[ModuleType, str]:
 def retrieval_setting(name: str) -> ModuleType:
     """The module of ``kenning.retrieval`` that holds the constant ``name``: the one that reads it, so
     that setting it there changes what recall does (the package's own ``LEXICAL_WEIGHT`` is a copy)."""
-    import kenning.retrieval as package
-
+    package = kenning.retrieval
     holders = [module for info in pkgutil.iter_modules(package.__path__)
                if name in vars(module := importlib.import_module(f"{package.__name__}.{info.name}"))]
     if not name.isupper() or not holders:
