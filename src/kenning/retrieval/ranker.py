@@ -83,7 +83,8 @@ class Ranker:
         return 0.0 if z is None else z
 
     def relevance(self, candidate: Candidate, share: float) -> float:
-        """The probability that the candidate is relevant, holding ``share`` of the query's words."""
+        """The probability that the candidate is relevant, holding ``share`` of the query's words, on
+        recall's calibration (``retrieval.relevance``; skills have their own, ``skills.relevance``)."""
         return relevance_of(self.z(candidate), share)
 
     def _z(self, candidate: Candidate) -> float | None:
