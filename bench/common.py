@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import pkgutil
 import platform
 import re
 import sqlite3
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 
 import kenning
+import kenning.retrieval
 from kenning import Kenning
 from kenning.models import DEFAULT_SCOPE
 from kenning.store.migrations import MIGRATIONS
@@ -103,16 +105,32 @@ def run_config(kb: Kenning, commit: str) -> dict[str, Any]:
 
 
 def setting(name: str) -> tuple[ModuleType, str]:
-    """The module and constant a ``--set`` name refers to: a name in ``kenning.retrieval``
-    (``LEXICAL_WEIGHT``) or a dotted path under ``kenning`` (``store.vectors.RESCORE``)."""
+    """The module and constant a ``--set`` name refers to: a constant of one of the modules of
+    ``kenning.retrieval`` (``LEXICAL_WEIGHT``) or a dotted path under ``kenning`` (``store.vectors.RESCORE``)."""
     module_name, _, attr = name.rpartition(".")
+    if not module_name:
+        return retrieval_setting(name), attr
     try:
-        module = importlib.import_module(f"kenning.{module_name or 'retrieval'}")
+        module = importlib.import_module(f"kenning.{module_name}")
     except ImportError:
         raise SystemExit(f"--set {name}: there is no module kenning.{module_name}") from None
     if not attr.isupper() or not hasattr(module, attr):
         raise SystemExit(f"--set {name}: {module.__name__} has no setting {attr!r}")
     return module, attr
+
+
+def retrieval_setting(name: str) -> ModuleType:
+    """The module of ``kenning.retrieval`` that holds the constant ``name``: the one that reads it, so
+    that setting it there changes what recall does (the package's own ``LEXICAL_WEIGHT`` is a copy)."""
+    package = kenning.retrieval
+    holders = [module for info in pkgutil.iter_modules(package.__path__)
+               if name in vars(module := importlib.import_module(f"{package.__name__}.{info.name}"))]
+    if not name.isupper() or not holders:
+        raise SystemExit(f"--set {name}: no module of kenning.retrieval has a setting {name!r}")
+    if len(holders) > 1:
+        raise SystemExit(f"--set {name}: {', '.join(m.__name__ for m in holders)} all hold {name!r}; "
+                         "name the module (retrieval.MODULE.NAME)")
+    return holders[0]
 
 
 def apply_settings(values: dict[str, float], defaults: dict[str, Any]) -> None:

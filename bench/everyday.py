@@ -24,7 +24,7 @@ correction: a label on an item that left recall is counted as such). Printed per
 
 ``--sets`` also asks the questions of benchmark sets (their stores kept under ``--cache``, as
 ``bench/sweep.py`` keeps them) and prints R@10 and Hit@1 at floor 0 and at the default floor, per
-split. ``--fit`` fits ``kenning.relevance``'s logistic calibration on the dev hits of every set
+split. ``--fit`` fits ``kenning.retrieval.relevance``'s logistic calibration on the dev hits of every set
 collected (each set weighs the same) and the default floor (the highest at which no set's dev R@10
 or Hit@1 drops by more than ``--max-loss`` points), and prints the constants. Hits are kept in
 ``--records`` and reused (``--fresh`` asks again).
@@ -55,9 +55,10 @@ from retrieval import sample_users  # noqa: E402
 from sweep import open_task  # noqa: E402
 
 from kenning import Kenning  # noqa: E402
-from kenning import relevance as rel  # noqa: E402
+from kenning.retrieval import relevance as rel  # noqa: E402
 from kenning import retrieval as kr  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
+from kenning.text import language  # noqa: E402
 
 console = Console(width=170)
 HERE = Path(__file__).resolve().parent
@@ -122,7 +123,7 @@ def open_store(store: dict[str, Any], cache: Path, work: Path, embedder: Any) ->
 def hit_record(h: Any, pertinent: set[str], rows: int) -> dict[str, Any]:
     return {"id": h.item.id, "kind": h.item.kind, "z": getattr(h, "z", None), "rows": rows, "cos": h.semantic,
             "share": h.word_share,
-            "relevance": h.relevance, "gold": h.item.id in pertinent, "dlang": rel.language(h.item.content),
+            "relevance": h.relevance, "gold": h.item.id in pertinent, "dlang": language(h.item.content),
             "category": getattr(h.item, "category", None), "outcome": getattr(h.item, "outcome", None)}
 
 
@@ -143,7 +144,7 @@ def everyday_records(stores: list[dict[str, Any]], args: argparse.Namespace, emb
                 records.append({
                     "set": f"everyday-{store['file']}", "split": store["split"], "store": store["id"],
                     "size": len(store["items"]), "case": case["id"], "type": case["type"],
-                    "lang": case.get("lang") or rel.language(case["text"]), "text": case["text"],
+                    "lang": case.get("lang") or language(case["text"]), "text": case["text"],
                     "gold": sorted(pertinent), "gone": len(case["pertinent"]) - len(pertinent),
                     "hits": [hit_record(h, pertinent, getattr(hits, "rows", 0)) for h in hits],
                     "context": sorted(context_ids(kb, case["text"], "task")),
@@ -163,11 +164,11 @@ def measure_null(stores: list[dict[str, Any]], args: argparse.Namespace, embedde
             loaded = open_store(store, args.cache / "everyday", Path(tmp), embedder)
             dense = StoredDense(loaded.kb)
             rows = {r["id"]: r for r in (loaded.kb.store.get(i) for i in dense.ids) if r}
-            langs = [rel.language(rows[i]["content"]) for i in dense.ids]
+            langs = [language(rows[i]["content"]) for i in dense.ids]
             for case in store["cases"]:
                 gold = {loaded.ids[p] for p in case["pertinent"]}
                 cos = dense.matrix @ embedder.embed_query(case["text"])
-                qlang = case.get("lang") or rel.language(case["text"])
+                qlang = case.get("lang") or language(case["text"])
                 for item_id, c, dlang in zip(dense.ids, cos.tolist(), langs):
                     if item_id not in gold:
                         acc = sums[(qlang, dlang)]
@@ -203,7 +204,7 @@ def set_records(name: str, recipes: Any, args: argparse.Namespace, embedder: Any
             split = ("dev" if i % 2 == 0 else "test") if len(tasks) > 1 else ("dev" if n % 2 == 0 else "test")
             hits = kr.recall(kb.store, kb.embedder, text, k=K, scope="default", filters=kr.Filters(), touch=False)
             records.append({"set": name, "split": split, "store": task["name"], "case": str(qid), "type": "question",
-                            "size": len(task["corpus"]), "lang": rel.language(text),
+                            "size": len(task["corpus"]), "lang": language(text),
                             "gold": sorted(facts), "hits": [hit_record(h, facts, getattr(hits, "rows", 0)) for h in hits]})
         kb.close()
         console.log(f"{name} {i + 1}/{len(tasks)}")
@@ -244,7 +245,7 @@ def relevance_of(h: dict[str, Any], beta: np.ndarray | None = None) -> float:
 
 
 def features(h: dict[str, Any]) -> np.ndarray:
-    """The evidence ``kenning.relevance.relevance_of`` weighs, in the order of its constants."""
+    """The evidence ``kenning.retrieval.relevance.relevance_of`` weighs, in the order of its constants."""
     z, share = float(h["z"]), float(h["share"])
     size = math.log(min(max(int(h["rows"]), rel.ROWS_FLOOR), rel.ROWS_CEILING))
     return np.array([1.0, z, share, max(z, 0.0) * share, size, size * z, size * share])

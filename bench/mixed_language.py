@@ -229,7 +229,7 @@ def main() -> None:
     recipes = load_recipes(args.data)
     base = default_embedder(threads=args.threads)
     configs = settings(args.set)
-    console.print(f"config: kenning @ {git_commit()} ({Path(kr.__file__).parent}), embedder {base.name} "
+    console.print(f"config: kenning @ {git_commit()} ({Path(kr.__file__).parents[1]}), embedder {base.name} "
                   f"({base.threads} threads), sets {', '.join(args.set) or 'defaults'}")
     runs = {"xquad": xquad, "memdaily": memdaily_mixed, "locomo": locomo_mixed}
     for name in args.only or list(runs):

@@ -13,7 +13,7 @@ set and split:
 
 * AUROC of the best hit's relevance (the highest among the ten), own store against foreign store;
 * the share of foreign queries answered with nothing at the default floor
-  (``kenning.relevance.DEFAULT_MIN_RELEVANCE``);
+  (``kenning.retrieval.relevance.DEFAULT_MIN_RELEVANCE``);
 * R@10 on the own stores with every hit (floor 0) and at the default floor, and the points lost.
 
 Splits: LoCoMo conversations and MemDaily users alternate between dev and test (by their position
@@ -48,9 +48,10 @@ from everyday import features as everyday_features  # noqa: E402
 from retrieval import sample_users  # noqa: E402
 from sweep import open_task  # noqa: E402
 
-from kenning import relevance as rel  # noqa: E402
 from kenning import retrieval as kr  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
+from kenning.retrieval import relevance as rel  # noqa: E402
+from kenning.text import language  # noqa: E402
 
 console = Console(width=160)
 K = 10
@@ -80,7 +81,7 @@ def load_tasks(name: str, recipes: Any, args: argparse.Namespace) -> list[dict[s
 def hits_of(kb: Any, emb: Any, text: str, qlang: str, gold: set[str]) -> list[dict[str, Any]]:
     hits = kr.recall(kb.store, emb, text, k=K, scope="default", filters=kr.Filters(), touch=False)
     return [{"cos": h.semantic, "z": h.z, "rows": hits.rows, "share": h.word_share, "qlang": qlang,
-             "dlang": rel.language(h.item.content), "gold": h.item.id in gold, "id": h.item.id} for h in hits]
+             "dlang": language(h.item.content), "gold": h.item.id in gold, "id": h.item.id} for h in hits]
 
 
 class Null:
@@ -136,7 +137,7 @@ def collect(recipes: Any, args: argparse.Namespace, null: Null, sets: list[str])
                 gold_facts = ing.facts(str(g) for g in gold)
                 if not gold_facts:
                     continue
-                qlang = rel.language(text)
+                qlang = language(text)
                 records.append({
                     "set": name, "task": task["name"], "qid": str(qid), "split": split_of(name, i, str(qid)),
                     "gold": sorted(gold_facts), "own": hits_of(kb, emb, text, qlang, gold_facts),
@@ -189,7 +190,7 @@ def _cross_language_null(recipes: Any, args: argparse.Namespace, base: Any,
             kb, _ = open_task(args.cache, dset, task)
             matrix = StoredDense(kb).matrix
             for text in texts[j::4]:
-                null.add(f"{qset}->{dset}", rel.language(text), _passage_language(dset), matrix @ emb.embed_query(text))
+                null.add(f"{qset}->{dset}", language(text), _passage_language(dset), matrix @ emb.embed_query(text))
             kb.close()
     xquad_null(recipes, args, base, null)
 
@@ -207,7 +208,7 @@ def xquad_null(recipes: Any, args: argparse.Namespace, base: Any, null: Null) ->
             cos = dense.matrix @ emb.embed_query(text)
             keep = np.ones(len(cos), dtype=bool)
             keep[[index[f] for f in ing.facts(gold) if f in index]] = False
-            null.add("xquad", rel.language(text), _passage_language(name), cos[keep])
+            null.add("xquad", language(text), _passage_language(name), cos[keep])
         kb.close()
 
 
@@ -329,7 +330,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fit", action="store_true", help="fit the calibration and floor on dev (the null shown)")
     parser.add_argument("--null", action="store_true", help="--fit: also take the null measured here in place of "
-                        "the shipped one (see kenning/relevance.py for why it is kept)")
+                        "the shipped one (see kenning/retrieval/relevance.py for why it is kept)")
     parser.add_argument("--records", type=Path, help="hits of earlier runs: sets found there are not asked again; "
                         "the others are collected and added")
     parser.add_argument("--merge", type=Path, nargs="*", default=[], help="more record files to read")

@@ -51,8 +51,8 @@ from skills_match import write_skills  # noqa: E402
 
 from kenning import Kenning  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
-from kenning.relevance import language  # noqa: E402
 from kenning.skills import relevance as srel  # noqa: E402
+from kenning.text import language  # noqa: E402
 
 console = Console(width=170)
 K = 10

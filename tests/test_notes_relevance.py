@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from kenning import Kenning
 from kenning.cli import cli
 from kenning.errors import InvalidInput
-from kenning.relevance import DEFAULT_MIN_RELEVANCE
+from kenning.retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from kenning.tiers.notes import Note
 from test_mcp import Connection, sampled, server_home, stdio  # noqa: F401  (the MCP client fixture)
 

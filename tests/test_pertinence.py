@@ -9,7 +9,7 @@ import pytest
 
 from kenning import Kenning
 from kenning.pertinence import NEAR_MIN_Z, WORDS_MIN_SHARE, pertinent, rule_of
-from kenning.relevance import DEFAULT_MIN_RELEVANCE
+from kenning.retrieval.relevance import DEFAULT_MIN_RELEVANCE
 
 WARNING = "Never deploy on Friday afternoon"
 PORT = "The web app runs on port 8080"
@@ -65,13 +65,21 @@ def test_the_why_of_every_context_memory_names_its_rule(three: Kenning) -> None:
                                   "帮我订一张去东京的机票"])
 def test_an_off_topic_task_gets_no_memory_in_its_context(kb: Kenning, task: str) -> None:
     kb.remember_many(MIXED)
-    for layout in ("task", "session"):
-        assert memory_sources(kb.context(task, 2000, layout=layout)) == {}, layout
+    assert memory_sources(kb.context(task, 2000)) == {}
 
 
 def test_an_off_topic_task_gets_no_memory_in_a_store_of_three(three: Kenning) -> None:
-    for layout in ("task", "session"):
-        assert memory_sources(three.context("bake a loaf of sourdough bread", 2000, layout=layout)) == {}
+    assert memory_sources(three.context("bake a loaf of sourdough bread", 2000)) == {}
+
+
+def test_a_session_still_shows_what_is_nearest_to_a_bare_folder_name(kb: Kenning) -> None:
+    """A session's task is the project folder: nothing is pertinent to "web-shop" by words or meaning,
+    yet what the store holds nearest to it is what the session most likely continues."""
+    kb.remember("The staging database listens on port 6543")
+    fact = kb.recall("staging database port", k=1)[0].item
+    assert memory_sources(kb.context("web-shop", 2000)) == {}  # a task: nothing pertinent
+    relevant = next(s for s in kb.context("web-shop", 2000, layout="session").sections if s.name == "relevant")
+    assert [(s["id"], s["why"]) for s in relevant.sources] == [(fact.id, "among the nearest to the session's task")]
 
 
 def test_an_exact_answer_reads_as_likely(three: Kenning) -> None:

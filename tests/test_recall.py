@@ -127,7 +127,7 @@ def test_full_text_candidates_tied_on_words_are_chosen_by_meaning_not_by_inserti
 ) -> None:
     """More documents share the query's words than the candidate list holds, and the vector search
     scored none of them: their exact cosine decides, so the order they were stored in does not."""
-    from kenning.lexical import word_candidates
+    from kenning.retrieval.lexical import word_candidates
     from kenning.store.vectors import Scored
 
     facts = [f"ledger entry {i}: paid the plumber" for i in range(30)] + ["ledger of ocean tides and moon phases"]
@@ -145,7 +145,7 @@ def test_full_text_candidates_tied_on_words_are_chosen_by_meaning_not_by_inserti
 
 
 def test_common_terms_are_left_to_the_word_share_on_a_large_store(kb: Kenning, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from kenning import retrieval
+    from kenning.retrieval import lexical as retrieval
 
     df = {"rare": 3, "uncommon": 40, "common": 900, "everywhere": 5000, "unseen": 0}
     monkeypatch.setattr(retrieval, "LEXICAL_POSTINGS", 1000)

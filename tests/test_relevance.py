@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from kenning import Kenning
-from kenning import relevance as rel
+from kenning.retrieval import relevance as rel
 from kenning import retrieval as kr
 from kenning.cli import cli
 from kenning.errors import InvalidInput

@@ -29,8 +29,8 @@ from .lessons import Lessons
 from .listing import ItemPage, list_items
 from .memory import Facts, When, check_scope, check_tags, check_unit
 from .models import DEFAULT_SCOPE, AuditEntry, Fact, Item
-from .relevance import DEFAULT_MIN_RELEVANCE
-from .retrieval import Filters, Hits, check_kinds, recall
+from .retrieval.relevance import DEFAULT_MIN_RELEVANCE
+from .retrieval import Filters, Hits, RecallHit, check_kinds, recall
 from .store import Store, open_store
 from .store.audit_where import AuditFilter
 from .timeutil import parse_when, to_epoch
@@ -327,7 +327,7 @@ class Kenning:
         include_superseded: bool = False,
         include_expired: bool = False,
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
-    ) -> Hits:
+    ) -> Hits[RecallHit]:
         """The ``k`` items of ``scope`` that best match ``query`` by words and meaning, best first.
 
         Each hit has ``.item``, ``.score``, ``.relevance`` (0-1, the same scale in every query and

@@ -22,7 +22,7 @@ sections that cut something, in turn in the order above (the earlier ones too). 
 nothing relevant is absent, so its whole share goes to the rest. Facts and lessons are those an
 agent about to do the task should see (``kenning.pertinence``: relevant to it, holding its words, or
 near it in meaning; each source's ``why`` names the rule), pitfalls and preferences first; notes
-search and skill search keep what reaches the relevance floor (``kenning.relevance``).
+search and skill search keep what reaches the relevance floor (``kenning.retrieval.relevance``).
 Everything left out is listed in ``cut`` with the reason. ``max_chars`` adds a ceiling in
 characters on top of the budget (parts that would pass it are cut the same way).
 

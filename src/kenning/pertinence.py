@@ -1,6 +1,6 @@
 """Which memories an agent about to do a task should see: pertinence, not only relevance.
 
-Recall's relevance (``kenning.relevance``) answers "does this memory answer the question?". A task
+Recall's relevance (``kenning.retrieval.relevance``) answers "does this memory answer the question?". A task
 such as "deploy the web app" asks no question, and what serves it most is often what answers none:
 the warning "never deploy on Friday afternoon", the user's preference for short updates, the
 lesson from the last migration. Context assembly, in both layouts, asks instead "should an agent
@@ -8,14 +8,14 @@ about to do this see it?", and brings a memory in by the first of these rules th
 its ``why`` names:
 
 * ``relevant``: its relevance reaches ``RELEVANT`` (it likely answers the task as a question; recall's
-  own floor, ``kenning.relevance.DEFAULT_MIN_RELEVANCE``, keeps far more, for a caller who reads
+  own floor, ``kenning.retrieval.relevance.DEFAULT_MIN_RELEVANCE``, keeps far more, for a caller who reads
   the relevance of each hit);
 * ``words``: it holds the task's content words (at least ``WORDS_MIN_SHARE`` of their weight) and its
   meaning is at least ``WORDS_MIN_Z`` spreads above unrelated memories, so that a shared everyday
   word alone ("python" the language and the snake) brings in less; a warning needs only
   ``WARNING_WORDS_MIN_Z``;
 * ``meaning``: it is among the ``NEAR_RANK`` nearest in meaning, at least ``NEAR_MIN_Z`` spreads above
-  unrelated memories of its language (``kenning.mixed``): a paraphrase or a symptom of its cause
+  unrelated memories of its language (``kenning.retrieval.mixed``): a paraphrase or a symptom of its cause
   ("why was my build stopped after half an hour" for "CI jobs are killed after 30 minutes").
 
 Among the pertinent, warnings come first: pitfalls, lessons with a negative outcome, the user's
@@ -41,7 +41,7 @@ from .timeutil import to_epoch, utcnow
 # whose context shows a memory): these 76.7% / 20 of 53; stricter rules traded recall for silence
 # (a relevance of 0.15, nearness within 2.0 spreads, other words at 1.0: 70.8% / 14; 0.3 and the
 # nearest only: 56.2% / 7), and recall's own floor showed 77.6% / 21 (with the null before it).
-RELEVANT = 0.1  # a hit this likely to answer the task as a question (``kenning.relevance``)
+RELEVANT = 0.1  # a hit this likely to answer the task as a question (``kenning.retrieval.relevance``)
 WORDS_MIN_SHARE = 0.2
 WORDS_MIN_Z = 0.0
 WARNING_WORDS_MIN_Z = -1.0  # a warning that names the task's action needs less: e5 puts "never deploy
@@ -59,7 +59,7 @@ class Pertinent:
     """A recall hit an agent doing the task should see, and the rule that brought it in."""
 
     hit: RecallHit
-    rule: str  # "relevant", "words" or "meaning"
+    rule: str  # "relevant", "words", "meaning"; or "nearest" (the session layout's weak task, below)
     warning: bool  # a pitfall, a negative lesson, a preference or a pinned fact: shown first
 
     @property
@@ -69,6 +69,8 @@ class Pertinent:
             reason = f"relevant {hit.relevance:.2f}"
         elif self.rule == "words":
             reason = f"holds the task's words ({hit.word_share:.0%} of them)"
+        elif self.rule == "nearest":
+            reason = "among the nearest to the session's task"
         else:
             reason = f"near in meaning ({hit.z:.1f} spreads above unrelated memories)"
         kind = warning_label(hit)
@@ -115,12 +117,21 @@ def pertinent(hits: Sequence[RecallHit], floor: float) -> list[Pertinent]:
     return sorted(out, key=lambda p: not p.warning)  # stable: recall's order within each group
 
 
-def for_task(store: Store, embedder: Embedder, task: str, *, scope: str, kinds: Sequence[str], k: int,
-             floor: float | None = None) -> list[Pertinent]:
+def task_hits(store: Store, embedder: Embedder, task: str, *, scope: str, kinds: Sequence[str], k: int) -> list[RecallHit]:
+    """The ``k`` memories of ``kinds`` recall ranks best for ``task``, with no floor and counting no
+    access (``count_accesses`` counts those shown)."""
+    return list(recall(store, embedder, task, k=k, scope=scope, filters=Filters(kinds=tuple(kinds)), touch=False))
+
+
+def count_accesses(store: Store, shown: Sequence[Pertinent]) -> None:
+    """Count an access on each memory shown, as recall counts what it returns."""
+    rows = (store.get(p.hit.item.id) for p in shown)
+    store.touch([int(r["rowid"]) for r in rows if r is not None], to_epoch(utcnow()))
+
+
+def for_task(store: Store, embedder: Embedder, task: str, *, scope: str, kinds: Sequence[str], k: int) -> list[Pertinent]:
     """The pertinent memories of ``kinds`` among the ``k`` that recall ranks best for ``task``; only
     those count as accessed."""
-    hits = recall(store, embedder, task, k=k, scope=scope, filters=Filters(kinds=tuple(kinds)), touch=False)
-    chosen = pertinent(hits, RELEVANT if floor is None else floor)
-    rows = (store.get(p.hit.item.id) for p in chosen)
-    store.touch([int(r["rowid"]) for r in rows if r is not None], to_epoch(utcnow()))
+    chosen = pertinent(task_hits(store, embedder, task, scope=scope, kinds=kinds, k=k), RELEVANT)
+    count_accesses(store, chosen)
     return chosen

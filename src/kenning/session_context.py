@@ -7,7 +7,9 @@ Sections, in this order; every line names where it came from:
 section           floor  what
 ================  =====  ===================================================================
 hot memory        45 %   USER.md and MEMORY.md, under a heading per file
-relevant memory   25 %   entities the task names; facts, lessons and older notes that match it
+relevant memory   25 %   entities the task names; facts and lessons pertinent to the task
+                         (``kenning.pertinence``, warnings first), then those nearest to it;
+                         older notes likely relevant to it
 recent sessions   10 %   the newest HISTORY.md entries and daily notes (those that match the
                          task first); the facts and lessons sessions wrote in the last days
 skills            20 %   one index line per skill (name, source, description), never a body
@@ -20,7 +22,8 @@ cannot push out the one fact that matches the task, and the skill index, which t
 search instead, gives way first. Entries are kept or cut whole (one that does not fit is passed
 over; a smaller one after it may still fit); the last paragraph says what was cut and which tool
 finds it. Priority: hot entries by the hot tier's own score (its order of demotion, reversed),
-shown in file order; relevant memory by score; recent notes matching the task, then newest first;
+shown in file order; relevant memory as listed above, each group by score; recent notes matching
+the task, then newest first;
 skills as in the catalog (``always``, matching the task, most used, by name). The ``always: true``
 skills are shown whole after hot memory, taking what they need of the rest before anything else.
 """
@@ -35,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .context import Context, Section, entity_line, heading, item_line, mentioned_entities, note_line, shorten
 from .errors import NotFound
 from .fileio import read_or_none
-from .pertinence import RELEVANT, for_task
+from .pertinence import RELEVANT, Pertinent, count_accesses, pertinent, task_hits, warning_label
 from .records import item_from_row
 from .store import ItemQuery
 from .skills.availability import missing
@@ -312,11 +315,20 @@ def _relevant(kb: Kenning, task: str, scope: str, shown: set[str], notes: Sequen
     """Entities the task names, then the facts, lessons and (older) notes matching it, by score."""
     named = [e for e in mentioned_entities(kb, task, scope) if e.id not in shown]
     # a session's task is a folder or branch name, which nothing answers as a question: what the
-    # agent should see is what is pertinent to it (``kenning.pertinence``), warnings first
+    # agent should see is what is pertinent to it (``kenning.pertinence``), warnings first, then the
+    # memories nearest to it (within ``RELEVANT_SHARE_OF_BEST`` of the best score): what the project
+    # knows, when its name is all the task says
+    hits = [h for h in task_hits(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=RELEVANT_ITEMS)
+            if h.item.id not in shown]
+    chosen = pertinent(hits, RELEVANT)
+    taken = {p.hit.item.id for p in chosen}
+    chosen += [Pertinent(h, "nearest", bool(warning_label(h))) for h in _matching(hits, lambda h: h.score)
+               if h.item.id not in taken]
+    count_accesses(kb.store, chosen)
     memories: list[Line] = []
-    for p in for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=RELEVANT_ITEMS):
+    for p in chosen:
         line = item_line(p.hit.item, ENTRY_CHARS)
-        if line is not None and p.hit.item.id not in shown:
+        if line is not None:
             memories.append(Line(line, {"id": p.hit.item.id, "kind": p.hit.item.kind, "score": round(p.hit.score, 3),
                                         "relevance": round(p.hit.relevance, 4), "why": p.why}))
     scored = [(note.score, Line(note_line(note.text, note.date, note.time, note.id, ENTRY_CHARS),

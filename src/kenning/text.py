@@ -1,4 +1,5 @@
-"""Text handling shared by every index: normalisation, segmentation, safe full-text queries.
+"""Text handling shared by every index: normalisation, segmentation, the language of a text, safe
+full-text queries.
 
 Chinese has no spaces, so the lexical index stores *segmented* text: CJK runs are cut into words by
 jieba (the Rust port, rjieba, with its bundled dictionary) in search mode, which also emits the
@@ -19,6 +20,12 @@ from functools import lru_cache
 from .errors import InvalidInput
 
 MAX_CONTENT_CHARS = 100_000
+
+Language = str  # "zh" (CJK text) or "en" (everything else)
+
+# A passage counts as Chinese when at least this share of its letters is CJK: "部署到 k8s 集群" is
+# Chinese, an English note quoting one Chinese name is not.
+CJK_SHARE = 0.3
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+(?:[_'.-][^\W_]+)*|[^\W\d_]+", re.UNICODE)
@@ -90,6 +97,11 @@ def cjk_ratio(text: str) -> float:
     cjk = sum(len(m) for m in _CJK_RUN.findall(text))
     letters = sum(1 for ch in text if ch.isalnum())
     return cjk / letters if letters else 0.0
+
+
+def language(text: str) -> Language:
+    """"zh" for text that is mostly CJK, else "en" (judged on its first 2,000 characters)."""
+    return "zh" if cjk_ratio(text[:2000]) >= CJK_SHARE else "en"
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kenning.models import CATEGORIES, KINDS
-from kenning.relevance import DEFAULT_MIN_RELEVANCE
+from kenning.retrieval.relevance import DEFAULT_MIN_RELEVANCE
 
 from . import output
 from .state import WHEN, WHEN_AGO, id_scope_option, json_option, pass_kenning, scope_option
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from kenning.api import Kenning
-    from kenning.retrieval import Hits
+    from kenning.retrieval import Hits, RecallHit
 
 
 @click.command()
@@ -99,7 +99,7 @@ def recall(
     output.show(_hits_table(hits))
 
 
-def _hits_table(hits: Hits) -> Table:
+def _hits_table(hits: Hits[RecallHit]) -> Table:
     rows = [(rank, f"{hit.relevance:.2f}", f"{hit.score:.3f}", hit.item.kind, hit.item.id,
              output.truncate(hit.item.content), hit.why) for rank, hit in enumerate(hits, 1)]
     return output.table(None, ("#", "relevance", "score", "kind", "id", "content", "why"), rows)

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from kenning.relevance import DEFAULT_MIN_RELEVANCE
+from kenning.retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from kenning.tiers.notefile import check_day
 
 from . import output

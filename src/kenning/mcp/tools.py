@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from ..models import DEFAULT_SCOPE
-from ..relevance import DEFAULT_MIN_RELEVANCE
+from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from ..skills.relevance import DEFAULT_SKILL_MIN_RELEVANCE
 from ..skills.model import MAX_FILE_BYTES, SKILL_MD_MAX_CHARS
 from .arguments import SHORT, Args, Param, parse_arguments

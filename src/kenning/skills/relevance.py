@@ -2,7 +2,7 @@
 
 A skill's fused ``score`` ranks the skills against each other: the best of a library that holds
 nothing for the task still scores high. ``skill_relevance`` answers the absolute question, on one
-scale for every task and library, the way ``kenning.relevance`` does for memory recall, but
+scale for every task and library, the way ``kenning.retrieval.relevance`` does for memory recall, but
 calibrated on its own kind of text: a task against a skill's "name: description" (like a tool
 description) is not a question against a remembered sentence, and recall's constants drop real
 paraphrases of a skill while passing noise. The evidence:
@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import math
 
-from ..relevance import Language, shown
+from ..retrieval.relevance import shown
+from ..text import Language
 
 # (task language, skill language) -> (mean, sd) of the cosine of a task with a skill that does not
 # fit it, for the default embedder (multilingual-e5-small). Measured on the tool sets (dev tasks):

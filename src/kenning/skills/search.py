@@ -1,5 +1,5 @@
-"""Matching a task to skills: the evidence fusion of memory recall (``kenning.fusion``) over each
-skill's name, description, tags and category.
+"""Matching a task to skills: memory recall's ranker (``kenning.retrieval.ranker``) over each skill's
+name, description, tags and category.
 
 *Meaning* is the cosine between the task (embedded as a query) and the skill's passage
 ("name: description", ``text.passage``), rescaled between the weakest and the strongest of the
@@ -13,24 +13,23 @@ included in every answer, after the matches, marked so.
 Each match also carries ``relevance`` (``kenning.skills.relevance``: the probability that it
 fits, from its own cosine, word share and BM25, calibrated on task-vs-skill-description text), and
 ``min_relevance`` leaves out the matches below a floor, so that a task no skill fits gets no skill;
-``SkillMatches`` remembers what the floor left out, to say why an answer is empty.
+``SkillMatches`` (``retrieval.hits``) remembers what the floor left out, to say why an answer is empty.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..blas import product
-from ..errors import InvalidInput
-from ..fusion import fuse, idf, rescale
 from ..passages import PassageVectors
-from ..relevance import language
-from ..retrieval import check_min_relevance, check_query
-from ..text import query_words, segment, stem
+from ..retrieval import Hits, check_k, check_min_relevance, check_query
+from ..retrieval.fusion import idf
+from ..retrieval.ranker import Candidate, Ranker, explain
+from ..text import Language, language, query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill
@@ -70,56 +69,56 @@ class SkillMatch:
     # often): absolute, unlike ``score``'s share of the best skill's BM25
     bm25: float = 0.0
 
+    @property
     def why(self) -> str:
-        parts = [f"meaning: cosine {self.semantic:.2f}"]
-        if self.words:
-            parts.append(f"words: {', '.join(self.words[:6])} ({self.share:.0%} of the task)")
-        if self.always:
-            parts.append("always: true")
-        return "; ".join(parts)
+        reason = explain(self.semantic, None, self.words, self.share, of="task")
+        return f"{reason}; always: true" if self.always else reason
 
     def to_dict(self) -> dict[str, Any]:
         lacking = missing(self.skill.requires)
         return {"name": self.skill.name, "description": self.skill.description, "category": self.skill.category,
                 "source": self.skill.source, "score": round(self.score, 4), "relevance": round(self.relevance, 4),
-                "why": self.why(),
+                "why": self.why,
                 "always": self.skill.always, "available": not lacking, "missing": lacking}
 
 
-class SkillMatches(list[SkillMatch]):
+class SkillMatches(Hits[SkillMatch]):
     """The matches of one search, best first, then the ``always`` skills; and what the floor left out."""
-
-    def __init__(self, matches: list[SkillMatch], min_relevance: float = 0.0,
-                 dropped: list[SkillMatch] | None = None) -> None:
-        super().__init__(matches)
-        self.min_relevance = min_relevance
-        self.dropped = dropped or []
 
     @property
     def fitting(self) -> list[SkillMatch]:
         """The matches that fit the task (the ``always`` skills left out)."""
         return [m for m in self if not m.always]
 
-    def empty_reason(self) -> str:
-        """Why no skill fits: no skill to match at all, or none relevant enough ("" when one fits)."""
-        if self.fitting:
-            return ""
-        if not self.dropped:
-            return "no skill matches: the library has no skills to search"
-        top = max(self.dropped, key=lambda m: m.relevance)
-        return (f"no skill fits this task: the best match, {top.skill.name!r}, has relevance {top.relevance:.3f}, "
+    def _nothing(self) -> str:
+        return "no skill matches: the library has no skills to search"
+
+    def _below(self, best: SkillMatch) -> str:
+        return (f"no skill fits this task: the best match, {best.skill.name!r}, has relevance {best.relevance:.3f}, "
                 f"below the floor of {self.min_relevance:g} (min_relevance 0 lists every match)")
 
 
 @dataclass(frozen=True)
 class _Prepared:
-    """The visible skills of one index with their vectors and index terms."""
+    """The visible skills of one index with their vectors, index terms and languages."""
 
     index: SkillIndex
     skills: tuple[Skill, ...]
     vectors: np.ndarray
     postings: dict[str, list[tuple[int, int]]]  # term -> (skill index, term frequency)
     norms: tuple[float, ...]  # BM25's length normalisation of each skill
+    languages: tuple[Language, ...]  # of each skill's name and description
+
+    def bm25(self, weights: dict[str, float]) -> tuple[dict[int, list[str]], dict[int, float]]:
+        """The task's terms (``weights``: term -> idf) each skill holds, and the task's Okapi BM25 in
+        it; skills holding none are left out of both."""
+        found: dict[int, list[str]] = {}
+        score: dict[int, float] = {}
+        for term, weight in weights.items():
+            for i, tf in self.postings.get(term, ()):
+                found.setdefault(i, []).append(term)
+                score[i] = score.get(i, 0.0) + weight * tf * (K1 + 1) / (tf + self.norms[i])
+        return found, score
 
 
 def skill_tokens(skill: Skill) -> tuple[str, ...]:
@@ -136,7 +135,8 @@ class SkillSearch:
         self.vectors = vectors
         self.embedder = vectors.embedder
         self._prepared: _Prepared | None = None
-        self._tokens: dict[tuple[str, str, tuple[str, ...], str | None], tuple[str, ...]] = {}
+        # a skill's index terms and language, worked out once per text
+        self._read: dict[tuple[str, str, tuple[str, ...], str | None], tuple[tuple[str, ...], Language]] = {}
 
     def prepare(self, index: SkillIndex) -> _Prepared:
         """Vectors and terms for the visible skills (embedding only skills never seen before)."""
@@ -144,19 +144,20 @@ class SkillSearch:
             return self._prepared
         skills = tuple(index.visible())
         vectors = self.vectors.of([passage(s.name, s.description) for s in skills])
-        tokens = []
+        read = []
         for s in skills:
             key = (s.name, s.description, s.tags, s.category)
-            if key not in self._tokens:
-                self._tokens[key] = skill_tokens(s)
-            tokens.append(self._tokens[key])
+            if key not in self._read:
+                self._read[key] = skill_tokens(s), language(f"{s.name}: {s.description}")
+            read.append(self._read[key])
+        tokens = [t for t, _ in read]
         postings: dict[str, list[tuple[int, int]]] = {}
         for i, doc in enumerate(tokens):
             for term, tf in Counter(doc).items():
                 postings.setdefault(term, []).append((i, tf))
         avg = sum(len(d) for d in tokens) / max(1, len(tokens))
         norms = tuple(K1 * (1 - B + B * len(d) / avg) for d in tokens)
-        self._prepared = _Prepared(index, skills, vectors, postings, norms)
+        self._prepared = _Prepared(index, skills, vectors, postings, norms, tuple(lang for _, lang in read))
         return self._prepared
 
     def search(self, index: SkillIndex, task: str, k: int = 5, min_relevance: float = 0.0) -> SkillMatches:
@@ -164,48 +165,46 @@ class SkillSearch:
         ``min_relevance``, then any ``always`` skill not among them (whatever its relevance)."""
         task = check_query(task)
         min_relevance = check_min_relevance(min_relevance)
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
+        k = check_k(k, MAX_K)
         ready = self.prepare(index)
         if not ready.skills:
             return SkillMatches([], min_relevance)
         cos = product(ready.vectors, self.embedder.embed_query(task))
-        pool = np.sort(cos)[-min(POOL, len(cos)):]
-        lo, hi = float(pool[0]), float(pool[-1])
         every = query_words(task)
         words = {t: w for t, w in every.items() if t not in TASK_STOPWORDS} or every
-        n = len(ready.skills)
-        weights = {t: idf(n, len(ready.postings.get(t, ()))) for t in words}
+        weights = {t: idf(len(ready.skills), len(ready.postings.get(t, ()))) for t in words}
         mass = sum(weights.values())
-        found: dict[int, list[str]] = {}
-        bm25: dict[int, float] = {}
-        for term, weight in weights.items():
-            for i, tf in ready.postings.get(term, ()):
-                found.setdefault(i, []).append(term)
-                bm25[i] = bm25.get(i, 0.0) + weight * tf * (K1 + 1) / (tf + ready.norms[i])
-        best = max(bm25.values(), default=0.0)
+        found, bm25 = ready.bm25(weights)
         task_language = language(task)
-        scored = []
-        for i, skill in enumerate(ready.skills):
+        scores, order = _ranked(ready, cos, bm25, task_language)
+
+        def match(i: int, always: bool = False) -> SkillMatch:
+            """Skill ``i``'s match, with its relevance (``kenning.skills.relevance``)."""
             terms = found.get(i, [])
             share = sum(weights[t] for t in terms) / mass if mass else 0.0
-            lexical = bm25.get(i, 0.0) / best if best else 0.0
-            score = fuse(rescale(float(cos[i]), lo, hi), lexical, LEXICAL_WEIGHT)
-            scored.append(SkillMatch(skill, score, float(cos[i]), tuple(words[t] for t in terms), share,
-                                     bm25=bm25.get(i, 0.0) / ((K1 + 1) * mass) if mass else 0.0))
-        scored.sort(key=lambda m: (-m.score, m.skill.name, str(m.skill.path)))
-        rated = [_rated(m, task_language) for m in scored[:k]]
-        top = [m for m in rated if m.relevance >= min_relevance]
+            absolute = bm25.get(i, 0.0) / ((K1 + 1) * mass) if mass else 0.0
+            rated = skill_relevance(float(cos[i]), share, absolute, task_language, ready.languages[i])
+            return SkillMatch(ready.skills[i], scores[i], float(cos[i]), tuple(words[t] for t in terms), share,
+                              always, rated, absolute)
+
+        top = SkillMatches.floored([match(i) for i in order[:k]], min_relevance)
         shown = {id(m.skill) for m in top}
-        extra = [replace(_rated(m, task_language), always=True)
-                 for m in scored if m.skill.always and id(m.skill) not in shown]
-        dropped = [m for m in rated if m.relevance < min_relevance and not m.skill.always]
-        return SkillMatches(top + extra, min_relevance, dropped)
+        extra = [match(i, always=True) for i in order if ready.skills[i].always and id(ready.skills[i]) not in shown]
+        # an ``always`` skill below the floor comes back with the extras: it was not left out
+        return SkillMatches([*top, *extra], min_relevance, [m for m in top.dropped if not m.skill.always])
 
 
-def _rated(match: SkillMatch, task_language: str) -> SkillMatch:
-    """The match with its relevance (the skill's language judged from its name and description)."""
-    text = f"{match.skill.name}: {match.skill.description}"
-    return replace(match, relevance=skill_relevance(match.semantic, match.share, match.bm25, task_language,
-                                                    language(text)))
-
+def _ranked(ready: _Prepared, cos: np.ndarray, bm25: dict[int, float],
+            task_language: Language) -> tuple[list[float], list[int]]:
+    """Each skill's score, and the skills best first (ties by name, then path). Skills have no null
+    of their languages: the ranker counts every skill's words as they are (a task in another
+    language than a skill shares none with it, and meaning alone ranks it)."""
+    best = max(bm25.values(), default=0.0)
+    nearest = {int(i): rank for rank, i in enumerate(np.argsort(-cos, kind="stable")[:POOL], 1)}
+    candidates = [Candidate(cosine=float(c), scaled=float(c), language=lang, nearest=nearest.get(i),
+                            words=bm25.get(i, 0.0) / best if best else 0.0)
+                  for i, (c, lang) in enumerate(zip(cos, ready.languages))]
+    scores = Ranker(task_language, LEXICAL_WEIGHT).scores(candidates)
+    skills = ready.skills
+    order = sorted(range(len(skills)), key=lambda i: (-scores[i], skills[i].name, str(skills[i].path)))
+    return scores, order

@@ -11,6 +11,7 @@ import sqlite3
 import time
 
 from ..errors import SchemaTooNew, StoreError
+from ..text import language
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -330,8 +331,6 @@ def check_tables(conn: sqlite3.Connection, path: str) -> None:
 
 
 def _language(text: object) -> str:
-    from ..relevance import language
-
     return language(text) if isinstance(text, str) else "en"
 
 

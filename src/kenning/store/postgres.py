@@ -33,8 +33,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..errors import EmbedderMismatch, Forbidden, StoreError
-from ..relevance import language
-from ..text import content_key, normalize, segment
+from ..text import content_key, language, normalize, segment
 from .access import PendingAccesses
 from .postgres_audit import AuditRows
 from .postgres_hnsw import ServerVectors, ensure_index, indexed_dims

@@ -7,7 +7,7 @@ from pgvector's HNSW index (cosine), ``hnsw.ef_search`` at least the number want
 scan so that the scope filter, applied in SQL through ``items`` (where row-level security applies
 too), does not starve the result; the candidates are then scored exactly. Exactly means the
 float32 dot product of the stored vectors with the query, as numpy's: the server computes it
-(``<#>``), so 16 bytes a row travel instead of 1.6 kB. What unrelated rows score (kenning.mixed) is
+(``<#>``), so 16 bytes a row travel instead of 1.6 kB. What unrelated rows score (kenning.retrieval.mixed) is
 read off an even sample of about ``NULL_SAMPLE`` rows of the scope, the rows the cache would take,
 kept per scope with their vectors and drawn again when a sampled vector is deleted or rewritten
 (``vector_changes``) or the scope grew by ``SAMPLE_GROWTH``.

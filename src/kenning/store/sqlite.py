@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import EmbedderMismatch, StoreError
-from ..relevance import language
-from ..text import content_key, fts_match_expression, normalize, segment
+from ..text import content_key, fts_match_expression, language, normalize, segment
 from . import access
 from .access import PendingAccesses
 from .migrations import check_tables, migrate

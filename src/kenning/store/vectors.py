@@ -28,13 +28,13 @@ from ..errors import StoreError
 from . import snapshot
 
 EXACT_BELOW = 20_000  # vectors in the searched scope; below this, every one is scored exactly
-NULL_SAMPLE = 1_000  # rows scored beside the prefilter to measure what unrelated rows score (kenning.mixed)
+NULL_SAMPLE = 1_000  # rows scored beside the prefilter to measure what unrelated rows score (kenning.retrieval.mixed)
 RESCORE = 2_000  # candidates from the bit prefilter that get their exact cosine (at least 20 x limit)
 CENTRE_FROM = 1_000  # vectors needed before the centre for the sign bits is fixed
 GROWTH = 1.25  # the buffers grow by this factor when full (at most a quarter of them unused)
 MIN_CAPACITY = 1024  # rows the buffers hold at first
 SNAPSHOT_FROM = 20_000  # rows; a smaller cache is read from the database in a fraction of a second
-LANGUAGES = ("en", "zh")  # the codes of ``vectors.lang`` (kenning.relevance.language), by position
+LANGUAGES = ("en", "zh")  # the codes of ``vectors.lang`` (kenning.text.language), by position
 SNAPSHOT_STALE = 5_000  # rows read from the database in one refresh that make a new snapshot worth writing
 
 
@@ -232,7 +232,7 @@ class VectorCache:
         sample: tuple[np.ndarray, np.ndarray] | None = None
         if len(idx) >= EXACT_BELOW and self.rows_with_bits == len(self.rowids):
             # the prefilter keeps the rows nearest the query; what unrelated rows score is read off
-            # an even sample of the scope instead (kenning.mixed)
+            # an even sample of the scope instead (kenning.retrieval.mixed)
             even = idx[:: max(1, len(idx) // NULL_SAMPLE)]
             sample = product(self.matrix[even], query), self.langs[even]
             idx = self._prefilter(query, idx, max(RESCORE, 20 * limit))

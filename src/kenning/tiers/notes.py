@@ -37,17 +37,18 @@ from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
 from ..fileio import atomic_write, fsync_dir, locked, read_or_none
-from ..fusion import fuse, idf, rescale, share_of, word_share
 from ..gate import Gate
 from ..passages import PassageVectors
-from ..relevance import DEFAULT_MIN_RELEVANCE, language, relevance_of
-from ..mixed import QueryNull
-from ..retrieval import LEXICAL_WEIGHT, check_min_relevance, check_query, cross_language_share
+from ..retrieval import LEXICAL_WEIGHT, Hits, check_k, check_min_relevance, check_query
+from ..retrieval.fusion import idf, share_of, word_share
+from ..retrieval.mixed import QueryNull
+from ..retrieval.ranker import Candidate, Ranker, explain
+from ..retrieval.relevance import DEFAULT_MIN_RELEVANCE
 from ..checks import check_scope, scope_folder
 from ..models import DEFAULT_SCOPE
 from ..store import Store
 from ..store.vectors import LANGUAGES, Scored
-from ..text import clean_content, content_key, neutral_terms, query_words, segment
+from ..text import clean_content, content_key, language, neutral_terms, query_words, segment
 from .notefile import (
     ARCHIVE_DIR, DAILY_DIR, HISTORY_FILE, Paragraph, archive_name, check_day, daily_name, daily_paragraphs, day_of,
     decode, entry_bytes, gunzip, gzipped, history_paragraphs, merge, paragraph_bytes, stamp_of, without_paragraphs,
@@ -83,7 +84,7 @@ class Note:
 @dataclass(frozen=True)
 class NoteHit(Note):
     """A note found by ``Notes.search``: its score in [0, 1], why it matched, and how likely it is
-    relevant (``kenning.relevance``, the scale of memory recall)."""
+    relevant (``kenning.retrieval.relevance``, the scale of memory recall)."""
 
     score: float
     why: str
@@ -94,23 +95,10 @@ class NoteHit(Note):
                 "why": self.why}
 
 
-class NoteHits(list[NoteHit]):
-    """The hits of one notes search, best first, and the best relevance the floor left out (as
-    ``retrieval.Hits`` for recall: an empty answer can say whether anything came near)."""
+class NoteHits(Hits[NoteHit]):
+    """The hits of one notes search, best first, and what the relevance floor left out."""
 
-    def __init__(self, hits: Iterable[NoteHit], min_relevance: float = 0.0, best_dropped: float | None = None):
-        super().__init__(hits)
-        self.min_relevance = min_relevance
-        self.best_dropped = best_dropped
-
-    def empty_reason(self) -> str:
-        """Why the answer holds nothing: no note to search, or none relevant enough ("" when it holds some)."""
-        if self:
-            return ""
-        if self.best_dropped is None:
-            return "nothing matches"
-        return (f"nothing relevant: best note scored {self.best_dropped:.2f}, below the floor of "
-                f"{self.min_relevance:.2f} (lower min_relevance to see it)")
+    noun = "note"
 
 
 @dataclass(frozen=True)
@@ -284,13 +272,13 @@ class Notes:
 
         Only notes dated on or after ``today`` (default: the local day) minus ``days_back`` days
         (None: all of them); HISTORY.md paragraphs count by their stamp, archived days only with
-        ``include_archive``. Scored like memory recall (``kenning.fusion``); notes less likely
+        ``include_archive``. Scored like memory recall (``kenning.retrieval.fusion``); notes less likely
         relevant than ``min_relevance`` (default: recall's floor; 0 keeps the best ``k`` whatever
         they are) are left out, so a query about nothing the notes hold gets nothing back.
         """
         query = check_query(query)
         min_relevance = check_min_relevance(min_relevance)
-        k = _whole(k, "k", 1, MAX_K)
+        k = check_k(k, MAX_K)
         since = None
         if days_back is not None:
             end = check_day(today, "today") if today is not None else dt.date.today()
@@ -298,11 +286,7 @@ class Notes:
         notes = list(self._searched(since, bool(include_archive), bool(include_history)))
         if not notes:
             return NoteHits([], min_relevance)
-        ranked = self._ranked(query, notes)
-        # the floor first, then k: a relevant note ranked below an irrelevant one still comes back
-        kept = [h for h in ranked if h.relevance >= min_relevance]
-        dropped = max((h.relevance for h in ranked if h.relevance < min_relevance), default=None)
-        return NoteHits(kept[:k], min_relevance, dropped)
+        return NoteHits.floored(self._ranked(query, notes), min_relevance, k)
 
     def repeated(self, *, min_days: int = 2, days_back: int = 30,
                  today: DayLike | None = None) -> list[tuple[str, int]]:
@@ -523,39 +507,34 @@ class Notes:
                         if since is None or (n.date is not None and n.date >= since))
 
     def _ranked(self, query: str, notes: list[Note]) -> list[NoteHit]:
-        """Every candidate scored: meaning (cosine rescaled over the ``POOL`` nearest) plus the
-        IDF-weighted share of the query's words (IDF over the paragraphs searched)."""
+        """Every candidate scored by recall's ranker (``retrieval.ranker``): meaning (cosine rescaled
+        over the ``POOL`` nearest) plus the IDF-weighted share of the query's words (IDF over the
+        paragraphs searched)."""
         cos = product(self.vectors.of([n.text for n in notes]), self.embedder.embed_query(query))
         query_language = language(query)
         read = [self._read_of(n.text) for n in notes]
         langs = [lang for _, lang in read]
-        # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.mixed)
+        # notes in two languages are ranked on one scale, as memory recall ranks them (kenning.retrieval.mixed)
         seen = Scored(np.arange(len(notes)), cos, np.array([LANGUAGES.index(x) for x in langs], dtype=np.int8))
         null = QueryNull.of(seen, query_language)
         ranked_cos = null.aligned(seen).cosines
-        nearest = np.argsort(-ranked_cos, kind="stable")[:POOL]
-        lo, hi = float(ranked_cos[nearest[-1]]), float(ranked_cos[nearest[0]])
-        dense_rank = {int(i): rank for rank, i in enumerate(nearest, 1)}
+        nearest = {int(i): rank for rank, i in enumerate(np.argsort(-ranked_cos, kind="stable")[:POOL], 1)}
         words = query_words(query)
         terms = [t for t, _ in read]
         df = Counter(t for doc in terms for t in words if t in doc)
         weights = {t: idf(len(terms), df[t]) for t in words}
-        hits = []
-        level = query_language in langs  # the credit levels notes of two languages (see retrieval)
         neutral = neutral_terms(query)
-        for i, note in enumerate(notes):
-            share, found = word_share(weights, terms[i])
-            if i not in dense_rank and not found:
-                continue
-            ranked_share = share
-            if langs[i] != query_language:  # across languages only names and numbers count (see retrieval)
-                ranked_share = share_of(weights, found, neutral)
-                if level:
-                    ranked_share = max(ranked_share, cross_language_share(null.z(float(cos[i]), langs[i])))
-            score = fuse(rescale(float(ranked_cos[i]), lo, hi), ranked_share, LEXICAL_WEIGHT)
-            hits.append(NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
-                                _why(float(cos[i]), dense_rank.get(i), share, [words[t] for t in found]),
-                                relevance_of(null.relevance_z(float(cos[i]), langs[i]), share, len(notes))))
+        found = [word_share(weights, doc) for doc in terms]
+        # every note is handed to the ranker (notes of the query's language, found or not, decide
+        # whether the others get the cross-language credit); those with no evidence are left out after
+        candidates = [Candidate(cosine=float(cos[i]), scaled=float(ranked_cos[i]), language=langs[i], words=share,
+                                neutral=share_of(weights, matched, neutral), nearest=nearest.get(i))
+                      for i, (share, matched) in enumerate(found)]
+        ranker = Ranker(query_language, LEXICAL_WEIGHT, null, len(notes))
+        hits = [NoteHit(note.id, note.text, note.date, note.time, note.source, note.path, score,
+                        explain(c.cosine, c.nearest, [words[t] for t in matched], share), ranker.relevance(c, share))
+                for note, c, score, (share, matched) in zip(notes, candidates, ranker.scores(candidates), found)
+                if c.nearest is not None or matched]
         hits.sort(key=lambda h: (-h.score, -(h.date.toordinal() if h.date else 0), h.id))
         return hits
 
@@ -570,10 +549,3 @@ class Notes:
 
 def _looks_like_id(text: str) -> bool:
     return _ID.fullmatch(text.strip()) is not None
-
-
-def _why(cos: float, rank: int | None, share: float, found: list[str]) -> str:
-    parts = [f"meaning: cosine {cos:.2f}" + (f" (#{rank})" if rank else "")]
-    if found:
-        parts.append(f"words: {', '.join(found[:6])} ({share:.0%} of the query)")
-    return "; ".join(parts)

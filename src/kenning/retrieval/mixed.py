@@ -3,7 +3,7 @@
 The default embedder scores unrelated text in the query's own language higher than unrelated text in
 the other: against a Chinese XQuAD question, unrelated Chinese paragraphs average 0.815 and English
 ones 0.720. Ranked by raw cosine, a store holding both languages puts every same-language paragraph
-above the answer written in the other language. ``kenning.relevance`` standardises by a null shipped
+above the answer written in the other language. ``retrieval.relevance`` standardises by a null shipped
 as constants, but that null also moves with the kind of text (short facts score about 0.05 higher
 than paragraphs against the same question, as much as the language gap), so its z values of two
 kinds of text in two languages do not line up well enough to rank by.
@@ -19,7 +19,7 @@ each language), Hit@1 ranking by the standardised cosine alone: raw cosine 49.6,
 
 Within one language nothing changes: a store (or a scope) that holds one language keeps its raw
 cosines, and standardising every candidate by the same centre and spread is an affine map, which
-leaves the rescaled meaning of ``kenning.fusion`` as it was.
+leaves the rescaled meaning of ``retrieval.fusion`` as it was.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .relevance import NULL, Language
-from .store.vectors import LANGUAGES, NULL_SAMPLE, Scored
+from ..store.vectors import LANGUAGES, NULL_SAMPLE, Scored
+from ..text import Language
+from .relevance import NULL
 
 # The shipped null the ranking blends in: measured on paragraphs and tool texts (XQuAD, MetaTool,
-# Seal-Tools, MemDaily; ``kenning.relevance`` had it until it took the null of short memories). The
+# Seal-Tools, MemDaily; ``kenning.retrieval.relevance`` had it until it took the null of short memories). The
 # cross-language credit of ``kenning.retrieval`` (``CROSS_LANGUAGE_Z_FROM`` / ``_FULL``) was set in its
 # spreads; blended with the short memories' null instead, a Chinese question over a store of 13
 # English and 15 Chinese memories ranked two Chinese ones above its English answer.
@@ -96,7 +97,7 @@ class QueryNull:
 
     def relevance_z(self, cosine: float, passage_language: Language) -> float:
         """``z`` with the store's own null blended in by ``RELEVANCE_PRIOR_ROWS`` pseudo-rows of the
-        shipped one: the evidence ``kenning.relevance`` weighs."""
+        shipped one: the evidence ``kenning.retrieval.relevance`` weighs."""
         mean, sd = self.relevance_null[LANGUAGES.index(passage_language)]
         return (cosine - mean) / sd
 

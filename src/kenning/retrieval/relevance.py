@@ -1,6 +1,6 @@
 """How likely one recall hit is relevant, from evidence about that hit alone.
 
-The fused score (``kenning.fusion``) ranks the candidates of one query against each other: the
+The fused score (``retrieval.fusion``) ranks the candidates of one query against each other: the
 best candidate of a store that holds nothing on the subject still scores high. ``relevance`` answers
 the absolute question, comparable across queries and stores, from three pieces of evidence that
 do not depend on the other candidates:
@@ -38,16 +38,11 @@ from __future__ import annotations
 
 import math
 
-from .text import cjk_ratio
-
-Language = str  # "zh" (CJK text) or "en" (everything else)
-
-# A passage counts as Chinese when at least this share of its letters is CJK: "部署到 k8s 集群" is
-# Chinese, an English note quoting one Chinese name is not.
-CJK_SHARE = 0.3
+from ..text import Language
+from ..text import language as language  # the language of a text, as the null's pairs name it; imported from here too
 
 # (query language, passage language) -> (mean, standard deviation) of the cosine of unrelated text,
-# the null a small store leans on (``kenning.mixed`` blends in the store's own from its cosines, which
+# the null a small store leans on (``kenning.retrieval.mixed`` blends in the store's own from its cosines, which
 # decide from a few hundred memories on). Measured on short memories, the kind a small store holds:
 # every dev question, task and off-topic case of ``bench/everyday.py --null`` against each item of its
 # store not pertinent to it (3,396 / 1,211 / 1,176 / 3,017 pairs). The null measured before on
@@ -83,11 +78,6 @@ ROWS_CEILING = 1000
 # The default floor of ``Kenning.recall``: the highest at which no set's dev R@10 or Hit@1 drops by
 # more than 2 points (``bench/everyday.py --fit``).
 DEFAULT_MIN_RELEVANCE = 0.008
-
-
-def language(text: str) -> Language:
-    """"zh" for text that is mostly CJK, else "en" (judged on its first 2,000 characters)."""
-    return "zh" if cjk_ratio(text[:2000]) >= CJK_SHARE else "en"
 
 
 def cosine_z(cosine: float, query_language: Language, passage_language: Language) -> float:
