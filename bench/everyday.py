@@ -120,8 +120,9 @@ def open_store(store: dict[str, Any], cache: Path, work: Path, embedder: Any) ->
     return Loaded(Kenning.open(copy, embedder=embedder), store, data["ids"], set(data["gone"]))
 
 
-def hit_record(h: Any, pertinent: set[str], rows: int) -> dict[str, Any]:
-    return {"id": h.item.id, "kind": h.item.kind, "z": getattr(h, "z", None), "rows": rows, "cos": h.semantic,
+def hit_record(h: Any, pertinent: set[str], rows: int, qlang: str) -> dict[str, Any]:
+    return {"id": h.item.id, "kind": h.item.kind, "z": getattr(h, "z", None), "rows": rows, "qlang": qlang,
+            "cos": h.semantic,
             "share": h.word_share,
             "relevance": h.relevance, "gold": h.item.id in pertinent, "dlang": language(h.item.content),
             "category": getattr(h.item, "category", None), "outcome": getattr(h.item, "outcome", None)}
@@ -146,7 +147,7 @@ def everyday_records(stores: list[dict[str, Any]], args: argparse.Namespace, emb
                     "size": len(store["items"]), "case": case["id"], "type": case["type"],
                     "lang": case.get("lang") or language(case["text"]), "text": case["text"],
                     "gold": sorted(pertinent), "gone": len(case["pertinent"]) - len(pertinent),
-                    "hits": [hit_record(h, pertinent, getattr(hits, "rows", 0)) for h in hits],
+                    "hits": [hit_record(h, pertinent, getattr(hits, "rows", 0), language(case["text"])) for h in hits],
                     "context": sorted(context_ids(kb, case["text"], "task")),
                     "session": sorted(context_ids(kb, case["text"], "session")),
                 })
@@ -205,7 +206,7 @@ def set_records(name: str, recipes: Any, args: argparse.Namespace, embedder: Any
             hits = kr.recall(kb.store, kb.embedder, text, k=K, scope="default", filters=kr.Filters(), touch=False)
             records.append({"set": name, "split": split, "store": task["name"], "case": str(qid), "type": "question",
                             "size": len(task["corpus"]), "lang": language(text),
-                            "gold": sorted(facts), "hits": [hit_record(h, facts, getattr(hits, "rows", 0)) for h in hits]})
+                            "gold": sorted(facts), "hits": [hit_record(h, facts, getattr(hits, "rows", 0), language(text)) for h in hits]})
         kb.close()
         console.log(f"{name} {i + 1}/{len(tasks)}")
     return records
@@ -244,11 +245,15 @@ def relevance_of(h: dict[str, Any], beta: np.ndarray | None = None) -> float:
     return float(1 / (1 + np.exp(-(f @ beta))))
 
 
+NAMES = ("B0", "B_Z", "B_SHARE", "B_AGREE", "B_SHIPPED_Z", "B_ROWS", "B_ROWS_Z", "B_ROWS_SHARE", "B_ROWS_SHIPPED_Z")
+
+
 def features(h: dict[str, Any]) -> np.ndarray:
-    """The evidence ``kenning.retrieval.relevance.relevance_of`` weighs, in the order of its constants."""
+    """The evidence ``kenning.retrieval.relevance.relevance_of`` weighs, in the order of ``NAMES``."""
     z, share = float(h["z"]), float(h["share"])
+    shipped = 0.0 if h["cos"] is None else rel.cosine_z(float(h["cos"]), h["qlang"], h["dlang"])
     size = math.log(min(max(int(h["rows"]), rel.ROWS_FLOOR), rel.ROWS_CEILING))
-    return np.array([1.0, z, share, max(z, 0.0) * share, size, size * z, size * share])
+    return np.array([1.0, z, share, max(z, 0.0) * share, shipped, size, size * z, size * share, size * shipped])
 
 
 def recall_at(r: dict[str, Any], k: int, floor: float, beta: np.ndarray | None = None) -> float:
@@ -421,7 +426,7 @@ def fit(records: list[dict[str, Any]], args: argparse.Namespace) -> None:
     beta = fit_logistic(x, y, w)
     floor = choose_floor(records, beta, args.max_loss)
     console.print(f"fitted on {len(y):,} dev hits of {len({r['set'] for r in records})} sets:")
-    for name, value in zip(("B0", "B_Z", "B_SHARE", "B_AGREE", "B_ROWS", "B_ROWS_Z", "B_ROWS_SHARE"), beta):
+    for name, value in zip(NAMES, beta):
         console.print(f"{name} = {value:.3f}")
     console.print(f"DEFAULT_MIN_RELEVANCE = {floor:g}")
     for split in ("dev", "test"):
@@ -449,12 +454,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--null", action="store_true", help="measure the null of short memories on the dev split")
+    parser.add_argument("--floor", type=float, help="the floor of the tables (default: kenning's own); the "
+                        "context columns always show kenning's defaults")
     args = parser.parse_args()
     if args.null:
         measure_null([s for f in FILES for s in load_file(f)], args, default_embedder(threads=args.threads))
         return
     records = collect(args)
-    floor = rel.DEFAULT_MIN_RELEVANCE
+    floor = rel.DEFAULT_MIN_RELEVANCE if args.floor is None else args.floor
     console.print(f"kenning {git_commit()}; default floor {floor:g}; k {K}; context budget {CONTEXT_BUDGET} tokens")
     if args.fit:
         fit(records, args)

@@ -44,7 +44,9 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_DATA, BatchedQueries, StoredDense, git_commit, load_recipes, write_json  # noqa: E402
+from everyday import NAMES as EVERYDAY_NAMES  # noqa: E402
 from everyday import features as everyday_features  # noqa: E402
+from everyday import fit_logistic  # noqa: E402
 from retrieval import sample_users  # noqa: E402
 from sweep import open_task  # noqa: E402
 
@@ -221,20 +223,6 @@ def features(h: dict[str, Any]) -> np.ndarray:
     return everyday_features(h)
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) -> np.ndarray:
-    """Weighted logistic regression by Newton's method (a tiny ridge keeps it finite)."""
-    beta = np.zeros(x.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-(x @ beta)))
-        grad = x.T @ (w * (p - y)) + l2 * beta
-        hess = (x * (w * p * (1 - p))[:, None]).T @ x + l2 * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return beta
-
-
 def fitted(record: dict[str, Any]) -> bool:
     """Whether a record belongs to the data the calibration and floor are fitted on: the dev split
     of the memory sets. The tool sets are shown, not fitted: tool descriptions are skills' kind of
@@ -260,7 +248,8 @@ def training_data(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray
 
 
 def relevance_of(h: dict[str, Any]) -> float:
-    return rel.relevance_of(float(h["z"]), float(h["share"]), int(h["rows"]))
+    shipped = 0.0 if h["cos"] is None else rel.cosine_z(float(h["cos"]), h["qlang"], h["dlang"])
+    return rel.relevance_of(float(h["z"]), shipped, float(h["share"]), int(h["rows"]))
 
 
 def best(hits: list[dict[str, Any]]) -> float:
@@ -384,7 +373,7 @@ def fit(records: list[dict[str, Any]], null_rows: list[list[Any]], args: argpars
         rel.NULL.update(null.table())
     x, y, w = training_data(records)
     beta = fit_logistic(x, y, w)
-    names = ("B0", "B_Z", "B_SHARE", "B_AGREE", "B_ROWS", "B_ROWS_Z", "B_ROWS_SHARE")
+    names = EVERYDAY_NAMES
     for name, value in zip(names, beta):
         setattr(rel, name, round(float(value), 3))
     rel.DEFAULT_MIN_RELEVANCE = choose_floor(records, args.max_loss)

@@ -103,9 +103,9 @@ def test_the_null_gives_every_language_pair_and_the_constants_are_sane() -> None
     assert set(rel.NULL) == {("en", "en"), ("en", "zh"), ("zh", "en"), ("zh", "zh")}
     assert all(0 < sd < 0.2 and 0.3 < mean < 1 for mean, sd in rel.NULL.values())
     assert 0 < rel.DEFAULT_MIN_RELEVANCE < 1
-    assert rel.relevance_of(0.0, 0.0, 10) < rel.relevance_of(4.0, 0.5, 10)
+    assert rel.relevance_of(0.0, 0.0, 0.0, 10) < rel.relevance_of(4.0, 4.0, 0.5, 10)
     # the same evidence says less among more memories: more of them match any question by chance
-    assert rel.relevance_of(3.0, 0.3, 500) < rel.relevance_of(3.0, 0.3, 10)
+    assert rel.relevance_of(3.0, 3.0, 0.3, 500) < rel.relevance_of(3.0, 3.0, 0.3, 10)
     assert rel.language("部署到 k8s 集群") == "zh" and rel.language("deploy to the 上海 cluster") == "en"
 
 

@@ -38,9 +38,9 @@ from .store import Store
 from .timeutil import to_epoch, utcnow
 
 # Set on the dev split of ``bench/everyday.py`` (context recall of pertinent items / off-topic cases
-# whose context shows a memory): these 76.7% / 20 of 53; stricter rules traded recall for silence
-# (a relevance of 0.15, nearness within 2.0 spreads, other words at 1.0: 70.8% / 14; 0.3 and the
-# nearest only: 56.2% / 7), and recall's own floor showed 77.6% / 21 (with the null before it).
+# whose context shows a memory): these 77.6% / 20 of 53, recall's old floor in the context 77.6% / 21
+# (on the test split its Chinese null let 16 of 17 Chinese off-topic tasks through); a stricter bar
+# traded recall for silence (a relevance of 0.15: 71.0% / 18; 0.2: 67.1% / 15).
 RELEVANT = 0.1  # a hit this likely to answer the task as a question (``kenning.retrieval.relevance``)
 WORDS_MIN_SHARE = 0.2
 WORDS_MIN_Z = 0.0
@@ -60,7 +60,7 @@ class Pertinent:
 
     hit: RecallHit
     rule: str  # "relevant", "words", "meaning"; or "nearest" (the session layout's weak task, below)
-    warning: bool  # a pitfall, a negative lesson, a preference or a pinned fact: shown first
+    warning: bool  # a pitfall, a negative lesson, a preference, a pinned or emphatic fact: shown first
 
     @property
     def why(self) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..text import Language
 from .fusion import fuse, rescale
 from .mixed import QueryNull
-from .relevance import relevance_of
+from .relevance import cosine_z, relevance_of
 
 # The word share credited to a memory in the other language than the query's, by how many spreads
 # its cosine lies above the store's unrelated memories of its language (retrieval.mixed; see
@@ -88,7 +88,9 @@ class Ranker:
     def relevance(self, candidate: Candidate, share: float) -> float:
         """The probability that the candidate is relevant, holding ``share`` of the query's words, on
         recall's calibration (``retrieval.relevance``; skills have their own, ``skills.relevance``)."""
-        return relevance_of(self.z(candidate), share, self.rows)
+        shipped = 0.0 if candidate.cosine is None else cosine_z(candidate.cosine, self.query_language,
+                                                                candidate.language)
+        return relevance_of(self.z(candidate), shipped, share, self.rows)
 
     def _z(self, candidate: Candidate) -> float | None:
         if candidate.cosine is None or self.null is None:
