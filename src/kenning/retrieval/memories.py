@@ -18,7 +18,8 @@
    returned items get ``last_accessed`` / ``access_count`` updated (written behind, see
    ``kenning.store.access``).
 5. Every hit gets ``relevance`` (``retrieval.relevance``): the probability that it is relevant, from
-   its own cosine and word share only, so that it means the same in every query and store. Hits
+   its cosine (against the store's null and the shipped one), its word share and how many memories
+   were ranked, on one scale for every query and store. Hits
    below ``min_relevance`` are dropped (0 keeps them all); the answer remembers the best one dropped,
    so an empty answer can say "nothing relevant: best candidate scored 0.04".
 """
@@ -91,7 +92,7 @@ class RecallHit(Hit):
 
     relevance: float = 0.0
     word_share: float = 0.0
-    z: float = 0.0  # the cosine in spreads above unrelated memories of its language (retrieval.mixed)
+    z: float = 0.0  # the cosine in spreads above unrelated memories of its language (QueryNull.relevance_z)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()

@@ -1,37 +1,29 @@
-"""How likely one recall hit is relevant, from evidence about that hit alone.
+"""How likely one recall hit is relevant: a probability on one scale for every query and store.
 
 The fused score (``retrieval.fusion``) ranks the candidates of one query against each other: the
 best candidate of a store that holds nothing on the subject still scores high. ``relevance`` answers
-the absolute question, comparable across queries and stores, from three pieces of evidence that
-do not depend on the other candidates:
+the absolute question from evidence about the hit and the size of the search:
 
-* ``z``: the raw cosine standardised by the *null* for the pair (query language, passage language):
-  what cosines of unrelated text look like for the default embedder (multilingual-e5-small). The
-  embedder is biased by language (a Chinese question scores unrelated Chinese passages ~0.1 higher
-  than unrelated English ones), so one cosine threshold cannot serve every pair; a z does.
-* ``share``: the IDF-weighted share of the query's terms the passage holds (``fusion.word_share``).
-* their agreement, ``max(z, 0) * share``: both kinds of evidence pointing the same way.
+* ``z``: the raw cosine standardised by the store's own null for this query, blended with the
+  shipped one (``retrieval.mixed``, ``QueryNull.relevance_z``): how far the hit stands out from the
+  rest of its store, for text of its kind;
+* ``shipped_z``: the cosine standardised by the shipped null alone (``NULL``, per language pair: the
+  embedder scores unrelated Chinese text higher against a Chinese question than unrelated English
+  text, so one cosine threshold cannot serve every pair): whether the store holds anything near the
+  question at all;
+* ``share``: the IDF-weighted share of the query's terms the passage holds (``fusion.word_share``), and
+  its agreement with ``z``;
+* ``rows``: how many memories were ranked, on a log scale: the same evidence says less in a large
+  store, where more memories match any question by chance.
 
-``relevance = sigmoid(b0 + b1 * z + b2 * share + b3 * agreement)``, with coefficients fitted by
-logistic regression on the dev split of the memory sets: the even-numbered LoCoMo conversations and
-sampled MemDaily users (``bench/relevance.py``'s ``dev`` split), each query asked of its own store
-(gold hits positive, the rest negative) and of a foreign store, another conversation or user half the
-list away (every hit negative). The odd-numbered ones are the test split. Fitted with
+The coefficients are a logistic regression fitted by ``python bench/everyday.py --fit`` on the dev
+split of kenning's everyday set (small stores in English, Chinese and both: questions, paraphrases,
+symptoms, tasks and off-topic questions) with LoCoMo, MemDaily and XQuAD; the test split measures it
+(``docs/benchmarks.md``: expected calibration error 0.029 on the everyday test stores). ``python
+bench/everyday.py --null`` measures the null of short memories again.
 
-    python bench/relevance.py --fit
-
-which prints this module's constants (``--null`` also measures the null again). The null was
-measured on unrelated text: each query's cosine with every passage of a foreign store (MetaTool
-questions against Seal-Tools and back, MemDaily questions against another user's messages), across
-languages MetaTool questions against MemDaily messages and back, and XQuAD questions, in both
-languages, against the paragraphs that do not answer them; the mean and standard deviation per
-language pair, averaged over the sources that have the pair. Measured again with LoCoMo questions
-in place of MetaTool's, the en->zh null narrows to 0.703 / 0.022 (paragraphs and chat messages)
-and then credits short Chinese facts against an English question as if they were paragraphs
-(unrelated ones reach relevance 0.1); the wider null, which spans kinds of text, is kept.
-
-Another embedder has other nulls: for a store whose embedder is not the default, ``z`` still uses
-these constants (a best effort, documented in the README); the floor may need ``min_relevance``.
+Another embedder has other nulls: for a store whose embedder is not the default, the z values still
+use these constants (a best effort, documented in the README); the floor may need ``min_relevance``.
 """
 
 from __future__ import annotations
