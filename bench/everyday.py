@@ -64,6 +64,10 @@ console = Console(width=170)
 HERE = Path(__file__).resolve().parent
 EVERYDAY = HERE / "data" / "everyday"
 FILES = ("en", "zh", "mixed")
+# the mixed stores with every memory rendered in one language (the same items, ids and cases): recall
+# on a store of two languages against recall on the same memories in one; read when present, never
+# fitted on (they repeat the mixed stores' content)
+RECIPE_FILES = ("mixed_as_en", "mixed_as_zh")
 K = 10
 R_AT = 5
 CONTEXT_BUDGET = 2000
@@ -82,6 +86,10 @@ class Loaded:
     store: dict[str, Any]
     ids: dict[str, str]  # label id -> kenning id of the item that holds it now
     gone: set[str]  # label ids whose item left recall (superseded by a later item)
+
+
+def everyday_files() -> tuple[str, ...]:
+    return FILES + tuple(f for f in RECIPE_FILES if (EVERYDAY / f"{f}.json").exists())
 
 
 def load_file(name: str) -> list[dict[str, Any]]:
@@ -214,7 +222,7 @@ def set_records(name: str, recipes: Any, args: argparse.Namespace, embedder: Any
 
 def collect(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every record asked for, from ``--records`` where it holds the set already."""
-    wanted = [f"everyday-{f}" for f in FILES] + list(args.sets)
+    wanted = [f"everyday-{f}" for f in everyday_files()] + list(args.sets)
     kept: list[dict[str, Any]] = []
     if args.records.exists() and not args.fresh:
         kept = [r for r in json.loads(args.records.read_text()) if r["set"] in wanted]
@@ -223,7 +231,7 @@ def collect(args: argparse.Namespace) -> list[dict[str, Any]]:
     missing = [w for w in wanted if w not in have]
     if missing:
         embedder = default_embedder(threads=args.threads)
-        stores = [s for f in FILES if f"everyday-{f}" in missing for s in load_file(f)]
+        stores = [s for f in everyday_files() if f"everyday-{f}" in missing for s in load_file(f)]
         if stores:
             kept += everyday_records(stores, args, embedder)
         recipes = load_recipes(args.data) if args.sets else None
@@ -313,7 +321,7 @@ def show_everyday(records: list[dict[str, Any]], split: str, floor: float) -> No
     for col in ("set", "cases", "off-topic", f"R@{R_AT} floor 0", f"R@{R_AT} floor", "context recall",
                 "session recall", "false drops", "false answers", "off-topic context", "ECE"):
         table.add_column(col, justify="left" if col == "set" else "right")
-    chosen = [r for r in records if r["set"].startswith("everyday") and r["split"] == split]
+    chosen = [r for r in records if r["set"] in {f"everyday-{f}" for f in FILES} and r["split"] == split]
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in chosen:
         groups[r["set"].removeprefix("everyday-")].append(r)
@@ -339,6 +347,24 @@ def show_everyday(records: list[dict[str, Any]], split: str, floor: float) -> No
     for low, p, y, n in rows:
         reliability.add_row(f"{low:.1f}-{low + 0.1:.1f}", str(n), f"{p:.3f}", f"{y:.3f}")
     console.print(reliability)
+
+
+def show_recipe(records: list[dict[str, Any]], floor: float) -> None:
+    """Questions of the mixed stores, asked of each store as written and of the same memories in
+    English and in Chinese: R@5 and R@10 at the default floor, per split and question language."""
+    table = Table(title=f"mixed stores against the same memories in one language (questions; floor {floor:g})")
+    for col in ("split", "questions", "mixed R@5", "all-English R@5", "all-Chinese R@5", "mixed R@10",
+                "all-English R@10", "all-Chinese R@10"):
+        table.add_column(col, justify="right")
+    by = {name: [r for r in records if r["set"] == f"everyday-{name}" and r["type"] == "question"]
+          for name in ("mixed", *RECIPE_FILES)}
+    for split in ("dev", "test"):
+        for lang in ("en", "zh", "all"):
+            rows = {name: [r for r in rs if r["split"] == split and lang in ("all", r["lang"])] for name, rs in by.items()}
+            cells = [f"{mean([recall_at(r, k, floor) for r in rows[name]]):.1f}" for k in (R_AT, K)
+                     for name in ("mixed", *RECIPE_FILES)]
+            table.add_row(f"{split} / {lang} questions", str(len(rows["mixed"])), *cells)
+    console.print(table)
 
 
 def show_sets(records: list[dict[str, Any]], floor: float, beta: np.ndarray | None = None, title: str = "") -> None:
@@ -384,7 +410,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) 
 
 def training_data(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Dev hits of every set, each set weighing the same and each everyday file twice that."""
-    dev = [r for r in records if r["split"] == "dev"]
+    dev = [r for r in records if r["split"] == "dev" and fitted(r)]
     per_set: dict[str, int] = defaultdict(int)
     for r in dev:
         per_set[r["set"]] += len(r["hits"])
@@ -410,8 +436,13 @@ def worst_loss(records: list[dict[str, Any]], floor: float, beta: np.ndarray) ->
     return worst
 
 
+def fitted(record: dict[str, Any]) -> bool:
+    """Whether the fit reads this record: not the mixed stores rendered in one language."""
+    return record["set"].removeprefix("everyday-") not in RECIPE_FILES
+
+
 def choose_floor(records: list[dict[str, Any]], beta: np.ndarray, max_loss: float) -> float:
-    dev = [r for r in records if r["split"] == "dev"]
+    dev = [r for r in records if r["split"] == "dev" and fitted(r)]
     best = 0.0
     for floor in np.round(np.arange(0.001, 0.6, 0.001), 3):
         if worst_loss(dev, float(floor), beta) <= max_loss:
@@ -431,7 +462,7 @@ def fit(records: list[dict[str, Any]], args: argparse.Namespace) -> None:
     console.print(f"DEFAULT_MIN_RELEVANCE = {floor:g}")
     for split in ("dev", "test"):
         chosen = [r for r in records if r["split"] == split]
-        everyday = [r for r in chosen if r["set"].startswith("everyday")]
+        everyday = [r for r in chosen if r["set"].startswith("everyday") and fitted(r)]
         error, _ = ece(everyday, beta)
         off = [r for r in everyday if r["type"] == "offtopic"]
         answered = sum(any(relevance_of(h, beta) >= floor for h in r["hits"]) for r in off)
@@ -467,6 +498,8 @@ def main() -> None:
         fit(records, args)
         return
     show_everyday(records, args.split, floor)
+    if all(f"everyday-{f}" in {r["set"] for r in records} for f in RECIPE_FILES):
+        show_recipe(records, floor)
     if args.sets:
         show_sets(records, floor)
 
