@@ -146,3 +146,11 @@ def test_the_answer_to_a_symptom_reads_as_likely(kb: Kenning) -> None:
     kb.remember_many([PORT, SHORT, WARNING, "Our CI jobs are killed after 30 minutes"])
     found = {h.item.content: h.relevance for h in kb.recall("websocket drops after a minute", k=3)}
     assert found["nginx proxy_read_timeout defaults to 60s"] >= 0.5
+
+
+def test_a_context_counts_an_access_only_on_the_memories_it_shows(three: Kenning) -> None:
+    three.store.flush_touches()
+    shown = memory_sources(three.context("deploy the web app", 2000))
+    three.store.flush_touches()
+    counts = {item.id: item.access_count for item in three.items().items}  # listing is no access
+    assert shown and all(counts[i] == (1 if i in shown else 0) for i in counts), (counts, shown)

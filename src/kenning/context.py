@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .models import Entity, Fact, Item, Lesson
 from .records import item_from_row
-from .pertinence import RELEVANT, for_task
+from .pertinence import RELEVANT, count_accesses, pertinent, task_hits
 from .retrieval import check_query
 from .text import normalize
 from .tokens import count_tokens
@@ -390,13 +390,15 @@ def _memories(kb: Kenning, ctx: _Assembly, task: str, scope: str, shown: set[str
     lessons with negative outcomes first (what to avoid). One search over both kinds: relevance
     weighs its evidence by how many memories were ranked, and a store's three lessons searched
     alone read as a tiny store, where any text seems likely."""
-    found = for_task(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=FACTS_POOL + LESSONS_POOL)
-    facts = [p for p in found if isinstance(p.hit.item, Fact) and p.hit.item.id not in shown][:FACTS_POOL]
+    hits = task_hits(kb.store, kb.embedder, task, scope=scope, kinds=["fact", "lesson"], k=FACTS_POOL + LESSONS_POOL)
+    found = [p for p in pertinent(hits, RELEVANT) if p.hit.item.id not in shown]
+    facts = [p for p in found if isinstance(p.hit.item, Fact)][:FACTS_POOL]
     ctx.add("facts", [Part(item_line(p.hit.item) or "", {"id": p.hit.item.id, "score": round(p.hit.score, 3),
                                                          "relevance": round(p.hit.relevance, 4), "why": p.why})
                       for p in facts])
     lessons = [(p, p.hit.item) for p in found if isinstance(p.hit.item, Lesson)][:LESSONS_POOL]
     lessons.sort(key=lambda t: _OUTCOME_ORDER.get(t[1].outcome, 1))
+    count_accesses(kb.store, [*facts, *(p for p, _ in lessons)])  # only what the context shows
     ctx.add("lessons", [Part(item_line(lesson) or "", {"id": lesson.id, "outcome": lesson.outcome,
                                                        "relevance": round(p.hit.relevance, 4), "why": p.why})
                         for p, lesson in lessons])

@@ -128,10 +128,3 @@ def count_accesses(store: Store, shown: Sequence[Pertinent]) -> None:
     rows = (store.get(p.hit.item.id) for p in shown)
     store.touch([int(r["rowid"]) for r in rows if r is not None], to_epoch(utcnow()))
 
-
-def for_task(store: Store, embedder: Embedder, task: str, *, scope: str, kinds: Sequence[str], k: int) -> list[Pertinent]:
-    """The pertinent memories of ``kinds`` among the ``k`` that recall ranks best for ``task``; only
-    those count as accessed."""
-    chosen = pertinent(task_hits(store, embedder, task, scope=scope, kinds=kinds, k=k), RELEVANT)
-    count_accesses(store, chosen)
-    return chosen
