@@ -1,29 +1,36 @@
 #!/usr/bin/env python3
 """Does a skill match's ``relevance`` tell a fitting skill from the best of nothing?
 
-    python bench/skills_relevance.py --threads 1          # collect (kept in --records), print the test tables
-    python bench/skills_relevance.py --threads 1 --fit    # measure the null, fit on dev, print the constants
+    python bench/skills_relevance.py --threads 2          # collect (kept in --records), print the test tables
+    python bench/skills_relevance.py --threads 2 --fit    # measure the null, fit on dev, print the constants
+    python bench/skills_relevance.py --threads 2 --no-typical --records bench/results/skills-relevance-raw.json
+                                                          # the same with raw cosines (kenning.skills.typical off)
 
-Each tool set becomes a skill library (``skills_match.write_skills``: one real skill folder per
-tool, searched by ``SkillSearch.search``, the engine of ``kb.skills.skills_search``). Asked of
-each library:
+Each library is a folder of real skills searched by ``SkillSearch.search``, the engine of
+``kb.skills.skills_search``: MetaTool and Seal-Tools (``skills_match.write_skills``: one skill per
+tool) and the two libraries of ``bench/data/skills_everyday`` (``public``: seventeen skills shaped
+like the public Anthropic ones; ``scan``: the benign skills of the scanner's corpus, in English and
+Chinese). Asked of each library:
 
-* its own queries, where a skill fits (the gold tools): MetaTool (``METATOOL_PER_TOOL`` sampled
-  queries per tool, and ``FIT_ZH``, 40 Chinese tasks written for MetaTool tools) and every
-  Seal-Tools query;
+* its own queries, where a skill fits: MetaTool's (``METATOOL_PER_TOOL`` sampled queries per tool,
+  and ``FIT_ZH``, 40 Chinese tasks written for MetaTool tools), every Seal-Tools query, and the
+  hand-written tasks of ``skills_everyday`` in both languages, which name every skill that fits;
 * *no-fit* tasks, where no skill of the library fits: LoCoMo questions (English) and MemDaily
-  questions (Chinese), personal-memory questions no tool answers, and ``NO_FIT``, everyday tasks
-  written by hand in both languages (physical or personal acts no tool performs).
+  questions (Chinese), personal-memory questions no tool answers, ``NO_FIT``, everyday acts written
+  by hand in both languages, and for the two small libraries everyday digital requests
+  (``skills_everyday``'s ``no_fit``: a flight, the weather; MetaTool and Seal-Tools have tools for
+  those).
 
-Printed per library and split: the AUROC of the best match's relevance (own queries against
+Printed per own query set and split: the AUROC of the best match's relevance (own queries against
 no-fit tasks); the share of no-fit tasks answered with no skill at the floor
 (``kenning.skills.relevance.DEFAULT_SKILL_MIN_RELEVANCE``), per source; Hit@1 and R@5 of the own
 queries with every match and at the floor.
 
 Splits: every query by a hash of its id (``relevance.split_of``'s rule). ``--fit`` measures the
-null of the skill calibration (the cosine of each no-fit task with every skill of the library:
-nothing there fits it) and fits the logistic on the dev split only, then picks the highest floor
-at which dev Hit@1 and R@5 of every library drop by at most ``--max-loss`` points.
+null of the skill calibration (the cosine of each dev no-fit task with every skill of the library:
+nothing there fits it), fits the logistic on the dev split only (``--features``, ``--relevance-rows``),
+then picks the highest floor at which dev Hit@1 and R@5 of every own set drop by at most
+``--max-loss`` points (or one query of a small set).
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -52,17 +60,31 @@ from skills_match import write_skills  # noqa: E402
 from kenning import Kenning  # noqa: E402
 from kenning.embed import default_embedder  # noqa: E402
 from kenning.skills import relevance as srel  # noqa: E402
+from kenning.retrieval.mixed import QueryNull, pooled  # noqa: E402
+from kenning.skills import search as search_module  # noqa: E402
+from kenning.skills.search import skill_language  # noqa: E402
+from kenning.skills.typical import TYPICAL  # noqa: E402
+from kenning.store.vectors import LANGUAGES, Scored  # noqa: E402
 from kenning.text import language  # noqa: E402
 
 console = Console(width=170)
 K = 10
-LIBRARIES = ("metatool", "seal_tools")
+LIBRARIES = ("metatool", "seal_tools", "public", "scan")
+EVERYDAY = ("public", "scan")  # the libraries of bench/data/skills_everyday, with their hand-written tasks
 METATOOL_PER_TOOL = 5
-NO_FIT_SETS = ("locomo", "memdaily", "hand_en", "hand_zh")
+NO_FIT_SETS = ("locomo", "memdaily", "hand_en", "hand_zh", "digital_en", "digital_zh")
 # (library, own query set): the floor holds each to ``--max-loss`` points on dev
-OWN_SETS = (("metatool", "metatool"), ("metatool", "metatool_zh"), ("seal_tools", "seal_tools"))
-NATIVE = {"locomo": "en", "memdaily": "zh", "hand_en": "en", "hand_zh": "zh"}  # each no-fit set's language
-MIN_NULL_PAIRS = 1000
+OWN_SETS = (("metatool", "metatool"), ("metatool", "metatool_zh"), ("seal_tools", "seal_tools"),
+            ("public", "public_en"), ("public", "public_zh"), ("scan", "scan_en"), ("scan", "scan_zh"))
+# each no-fit set's language
+NATIVE = {"locomo": "en", "memdaily": "zh", "hand_en": "en", "hand_zh": "zh", "digital_en": "en", "digital_zh": "zh"}
+TASKS = Path(__file__).resolve().parent / "data" / "skills_everyday" / "tasks.json"
+SCAN = Path(__file__).resolve().parent / "data" / "skills_scan"
+MIN_NULL_PAIRS = 50
+# no-fit sets not measured for the null: LoCoMo's questions, long and about people by name, score
+# every skill about 0.04 below what the short tasks an agent searches skills with score, in every
+# library; counted in, they put the English null there and short English tasks 2 spreads above it
+NULL_LEFT_OUT = ("locomo",)
 # the floors tried: fine steps where small probabilities live, coarser above
 FLOORS = sorted({round(float(f), 3) for f in np.concatenate([np.arange(0.001, 0.05, 0.001),
                                                                  np.arange(0.05, 0.95, 0.005)])})
@@ -123,8 +145,38 @@ def split_of(qid: str) -> str:
 # -- collecting -------------------------------------------------------------------------------------
 
 
+def everyday_library(name: str) -> dict[str, str]:
+    """Skill name -> description of one library of bench/data/skills_everyday: written there
+    (``public``), or the benign skills of the scanner's corpus (``scan``)."""
+    tasks = json.loads(TASKS.read_text(encoding="utf-8"))
+    if name == "public":
+        return dict(tasks["libraries"]["public"])
+    cases = json.loads((SCAN / "cases.json").read_text(encoding="utf-8"))["cases"]
+    corpus = {}
+    for case in cases:
+        path = SCAN / "cases" / case["name"] / "SKILL.md"
+        if case["label"] == "benign" and path.exists():
+            front = yaml.safe_load(path.read_text(encoding="utf-8").split("---", 2)[1])
+            corpus[front["name"]] = front["description"]
+    return corpus
+
+
+def everyday_queries(name: str) -> tuple[dict[str, str], list[tuple[str, str, str, set[str]]]]:
+    corpus = everyday_library(name)
+    own = []
+    for task in json.loads(TASKS.read_text(encoding="utf-8"))["fit"]:
+        if task["library"] == name:
+            unknown = set(task["gold"]) - set(corpus)
+            assert not unknown, f"{task['text']!r}: no skill {sorted(unknown)} in library {name!r}"
+            source = f"{name}_{task['language']}"
+            own.append((source, f"{source}/{task['text']}", task["text"], set(task["gold"])))
+    return corpus, own
+
+
 def own_queries(name: str, recipes: Any) -> tuple[dict[str, str], list[tuple[str, str, str, set[str]]]]:
     """The library's tools and its (set, query id, text, gold tools); MetaTool's with ``FIT_ZH``."""
+    if name in EVERYDAY:
+        return everyday_queries(name)
     task = (recipes.load_metatool(max_per_tool=METATOOL_PER_TOOL) if name == "metatool"
             else recipes.load_seal_tools())[0]
     own = [(name, f"{name}/{q[0]}", q[1], set(q[2])) for q in task["queries"]]
@@ -143,6 +195,8 @@ def no_fit_queries(recipes: Any, args: argparse.Namespace) -> list[tuple[str, st
             out.append((name, f"{name}/{qid}", text))
     out += [("hand_en", f"hand_en/{i}", t) for i, t in enumerate(NO_FIT_EN)]
     out += [("hand_zh", f"hand_zh/{i}", t) for i, t in enumerate(NO_FIT_ZH)]
+    digital = json.loads(TASKS.read_text(encoding="utf-8"))["no_fit"]
+    out += [(f"digital_{lang}", f"digital_{lang}/{t}", t) for lang in ("en", "zh") for t in digital[lang]]
     return out
 
 
@@ -163,18 +217,24 @@ def collect(recipes: Any, args: argparse.Namespace, libraries: list[str]) -> dic
             index = kb.skills.model_index()
             finder = kb.skills.finder
             ready = finder.prepare(index)
-            dlangs = np.array([language(f"{s.name}: {s.description}") for s in ready.skills])
+            dlangs = np.array(ready.languages)
+            codes = np.array([LANGUAGES.index(x) for x in ready.languages], dtype=np.int8)
             finder.embedder = BatchedQueries(base, [q[2] for q in own] + [q[2] for q in foreign])
             console.log(f"{lib}: {len(ready.skills):,} skills; {len(own):,} own queries, {len(foreign):,} no-fit")
             asked = [(source, qid, text, {names[g] for g in gold if g in names}) for source, qid, text, gold in own]
-            asked += [(source, qid, text, set()) for source, qid, text in foreign]
+            # the digital tasks (a flight, the weather) are what MetaTool's and Seal-Tools' tools do
+            asked += [(source, qid, text, set()) for source, qid, text in foreign
+                      if lib in EVERYDAY or not source.startswith("digital_")]
             for n, (source, qid, text, gold) in enumerate(asked, 1):
                 qlang = language(text)
                 matches = finder.search(index, text, K)
+                # the cosines search rates by: above each skill's typical one (kenning.skills.typical)
+                cos = ready.vectors @ finder.embedder.embed_query(text) - ready.typical[qlang] + TYPICAL
+                measured = QueryNull.of(Scored(np.arange(len(cos)), cos, codes), qlang, search_module.SHIPPED).measured
                 records.append({"lib": lib, "set": source, "qid": qid, "split": split_of(qid), "gold": sorted(gold),
+                                "rows": len(ready.skills), "null": [list(m) for m in measured],
                                 "matches": [match_row(m, qlang, gold) for m in matches if not m.always]})
                 if not gold and split_of(qid) == "dev":
-                    cos = ready.vectors @ finder.embedder.embed_query(text)
                     for dlang in np.unique(dlangs):
                         part = cos[dlangs == dlang].astype(np.float64)
                         row = null[f"{lib}\t{source}\t{qlang}\t{dlang}"]
@@ -188,27 +248,65 @@ def collect(recipes: Any, args: argparse.Namespace, libraries: list[str]) -> dic
 
 
 def match_row(m: Any, qlang: str, gold: set[str]) -> dict[str, Any]:
-    return {"name": m.skill.name, "cos": m.semantic, "share": m.share, "bm25": m.bm25, "qlang": qlang,
-            "dlang": language(f"{m.skill.name}: {m.skill.description}"), "gold": m.skill.name in gold}
+    return {"name": m.skill.name, "cos": m.corrected, "raw": m.semantic, "share": m.share, "bm25": m.bm25,
+            "qlang": qlang,
+            "dlang": skill_language(m.skill), "gold": m.skill.name in gold}
 
 
 # -- scoring ----------------------------------------------------------------------------------------
 
-FEATURES: dict[str, Callable[[float, float, float], list[float]]] = {
-    "z": lambda z, s, b: [z],
-    "z+share": lambda z, s, b: [z, s],
-    "z+share+agree": lambda z, s, b: [z, s, max(z, 0.0) * s],
-    "z+share+bm25": lambda z, s, b: [z, s, b],
-    "z+share+bm25+agree": lambda z, s, b: [z, s, b, max(z, 0.0) * s],
+def size_of(h: dict[str, Any]) -> float:
+    return float(np.log(min(max(h["rows"], srel.ROWS_FLOOR), srel.ROWS_CEILING)))
+
+
+# the terms of the logistic, each the evidence of one match (``annotate``); constant B_<TERM> of
+# kenning.skills.relevance
+TERMS: dict[str, Callable[[dict[str, Any]], float]] = {
+    "z": lambda h: h["z"],
+    "shipped_z": lambda h: h["zs"],
+    "share": lambda h: h["share"],
+    "bm25": lambda h: h["bm25"],
+    "agree": lambda h: max(h["z"], 0.0) * h["share"],
+    "rows": size_of,
+    "rows_z": lambda h: size_of(h) * h["z"],
+    "rows_shipped_z": lambda h: size_of(h) * h["zs"],
+    "rows_share": lambda h: size_of(h) * h["share"],
+    "gap": lambda h: h["gap"],
+}
+FEATURES: dict[str, tuple[str, ...]] = {
+    "shipped_z+share": ("shipped_z", "share"),
+    "z+share": ("z", "share"),
+    "z+shipped_z+share": ("z", "shipped_z", "share"),
+    "z+shipped_z+share+bm25": ("z", "shipped_z", "share", "bm25"),
+    "z+shipped_z+share+rows": ("z", "shipped_z", "share", "rows", "rows_z", "rows_shipped_z", "rows_share"),
+    "z+shipped_z+agree+rows": ("z", "shipped_z", "agree", "rows", "rows_z", "rows_shipped_z"),
+    "z+shipped_z+share+rows+gap": ("z", "shipped_z", "share", "rows", "rows_z", "rows_shipped_z", "rows_share", "gap"),
+    "z+shipped_z+share+agree+rows": ("z", "shipped_z", "share", "agree", "rows", "rows_z", "rows_shipped_z",
+                                     "rows_share"),
+    "z+shipped_z+share+bm25+rows": ("z", "shipped_z", "share", "bm25", "rows", "rows_z", "rows_shipped_z",
+                                    "rows_share"),
 }
 
 
-def z_of(h: dict[str, Any]) -> float:
-    return srel.skill_z(h["cos"], h["qlang"], h["dlang"])
+def annotate(records: list[dict[str, Any]]) -> None:
+    """Each match's evidence on the current constants: its cosine standardised on the library's own
+    null for its task blended with the shipped one (``retrieval.mixed.pooled``, ``srel.RELEVANCE_ROWS``
+    pseudo-rows), on the shipped null alone, and the library's size."""
+    for r in records:
+        measured = tuple((int(n), median, spread) for n, median, spread in r["null"])
+        for h in r["matches"]:
+            nulls = pooled([srel.NULL[(h["qlang"], lang)] for lang in LANGUAGES], measured, srel.RELEVANCE_ROWS)
+            mean, sd = nulls[LANGUAGES.index(h["dlang"])]
+            h["z"] = (h["cos"] - mean) / sd
+            h["zs"] = srel.skill_z(h["cos"], h["qlang"], h["dlang"])
+            h["rows"] = r["rows"]
+        top = max((h["z"] for h in r["matches"]), default=0.0)
+        for h in r["matches"]:
+            h["gap"] = h["z"] - top
 
 
 def relevance_of(h: dict[str, Any]) -> float:
-    return srel.skill_relevance(h["cos"], h["share"], h["bm25"], h["qlang"], h["dlang"])
+    return srel.skill_relevance(h["z"], h["zs"], h["share"], h["rows"])
 
 
 def best(r: dict[str, Any], rate: Callable[[dict[str, Any]], float] | None = None) -> float:
@@ -231,8 +329,8 @@ def own_summary(part: list[dict[str, Any]], floor: float) -> dict[str, float]:
 
 def own_of(records: list[dict[str, Any]], lib: str, split: str, source: str | None = None) -> list[dict[str, Any]]:
     """The own queries of ``lib`` in ``split`` (of set ``source``; default the library's own set)."""
-    return [r for r in records if r["lib"] == lib and r["set"] == (source or lib) and r["split"] == split
-            and r["gold"]]
+    return [r for r in records if r["lib"] == lib and r["split"] == split and r["gold"]
+            and (r["set"] == source if source else r["set"].split("_")[0] == lib.split("_")[0])]
 
 
 def no_fit_of(records: list[dict[str, Any]], lib: str, split: str, source: str | None = None) -> list[dict[str, Any]]:
@@ -278,7 +376,7 @@ def null_table(null: dict[str, list[float]]) -> dict[tuple[str, str], tuple[floa
     for key, (total, sq, n) in sorted(null.items()):
         lib, source, q, d = key.split("\t")
         mean, var = total / n, max(sq / n - (total / n) ** 2, 0.0)
-        used = n >= MIN_NULL_PAIRS and q == NATIVE[source]
+        used = n >= MIN_NULL_PAIRS and q == NATIVE[source] and source not in NULL_LEFT_OUT
         table.add_row(lib, source, q, d, f"{mean:.4f}", f"{np.sqrt(var):.4f}", f"{int(n):,}", "yes" if used else "no")
         if used:
             by_pair[(q, d)].append((mean, var))
@@ -287,17 +385,18 @@ def null_table(null: dict[str, list[float]]) -> dict[tuple[str, str], tuple[floa
             for pair, v in by_pair.items()}
 
 
-def training_data(records: list[dict[str, Any]], make: Callable[[float, float, float], list[float]]
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def training_data(records: list[dict[str, Any]], terms: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Dev matches: the gold skills of the own queries positive, every match of a no-fit task
     negative; the positives and the negatives of each library weigh the same. An own query's other
-    matches are left out: a tool set often holds several tools for one need (MetaTool's many
-    search tools), and counting the near-fits as misfits pulled real fits under the floor."""
-    dev = [(r, h) for r in records if r["split"] == "dev" for h in r["matches"] if h["gold"] or not r["gold"]]
+    matches are left out of the tool sets: they often hold several tools for one need (MetaTool's
+    many search tools), and counting the near-fits as misfits pulled real fits under the floor. The
+    hand-written tasks name every skill that fits them, so their other matches are misfits."""
+    dev = [(r, h) for r in records if r["split"] == "dev" for h in r["matches"]
+           if h["gold"] or not r["gold"] or r["lib"] in EVERYDAY]
     groups: dict[tuple[str, bool], int] = defaultdict(int)
     for r, h in dev:
         groups[group_of(r, h)] += 1
-    x = np.array([[1.0, *make(z_of(h), h["share"], h["bm25"])] for _, h in dev])
+    x = np.array([[1.0, *(TERMS[t](h) for t in terms)] for _, h in dev])
     y = np.array([float(h["gold"]) for _, h in dev])
     w = np.array([1000.0 / groups[group_of(r, h)] for r, h in dev])
     return x, y, w
@@ -305,8 +404,10 @@ def training_data(records: list[dict[str, Any]], make: Callable[[float, float, f
 
 def group_of(r: dict[str, Any], h: dict[str, Any]) -> tuple[str, bool]:
     """Positives weigh the same per own set (the 20 Chinese dev tasks as much as MetaTool's 500
-    English ones), negatives per library."""
-    return (r["set"] if h["gold"] else r["lib"], bool(h["gold"]))
+    English ones), negatives per no-fit set in each library: pooled, the 400 LoCoMo and MemDaily
+    questions (long, personal, far from any skill) drowned the 30 short tasks, and a small
+    library gave an English task no skill fits 0.5 at 1.6 spreads."""
+    return (r["set"] if h["gold"] else f'{r["lib"]}/{r["set"]}', bool(h["gold"]))
 
 
 def dev_auroc(records: list[dict[str, Any]], rate: Callable[[dict[str, Any]], float]) -> float:
@@ -320,16 +421,18 @@ def dev_auroc(records: list[dict[str, Any]], rate: Callable[[dict[str, Any]], fl
 
 
 def choose_floor(records: list[dict[str, Any]], max_loss: float) -> float:
-    """The highest floor at which dev Hit@1 and R@5 of every own query set lose at most ``max_loss`` points."""
+    """The highest floor at which dev Hit@1 and R@5 of every own query set lose at most ``max_loss``
+    points, or one query of a set too small to measure finer (the hand-written sets: 14 to 25 queries)."""
     ok = 0.0
     for floor in FLOORS:
-        lost = []
+        over = False
         for lib, source in OWN_SETS:
             own = own_of(records, lib, "dev", source)
             if own:
                 s = own_summary(own, float(floor))
-                lost += [s["hit1"] - s["hit1_floor"], s["r5"] - s["r5_floor"]]
-        if max(lost) > max_loss:
+                allowed = max(max_loss, 100 / len(own) + 1e-9)
+                over |= max(s["hit1"] - s["hit1_floor"], s["r5"] - s["r5_floor"]) > allowed
+        if over:
             break
         ok = float(floor)
     return ok
@@ -341,38 +444,45 @@ def fit(saved: dict[str, Any], args: argparse.Namespace) -> None:
     srel.NULL.update(measured)
     console.print(f"NULL measured: {measured}")
     scores = Table(title="features of the logistic (fitted on dev): dev AUROC of the best match, mean of the libraries")
-    scores.add_column("features")
-    scores.add_column("dev AUROC", justify="right")
-    scores.add_column("coefficients")
+    for col in ("pseudo-rows", "features", "dev AUROC", "coefficients"):
+        scores.add_column(col, justify="right" if col == "dev AUROC" else "left")
     fitted = {}
-    for label, make in FEATURES.items():
-        x, y, w = training_data(records, make)
-        beta = fit_logistic(x, y, w)
-        fitted[label] = beta
+    for rows in sorted({srel.RELEVANCE_ROWS, *args.relevance_rows}):
+        srel.RELEVANCE_ROWS = rows
+        annotate(records)
+        for label, terms in FEATURES.items():
+            x, y, w = training_data(records, terms)
+            beta = fit_logistic(x, y, w)
+            fitted[(rows, label)] = beta
 
-        def rate(h: dict[str, Any], beta: np.ndarray = beta, make: Any = make) -> float:
-            return float(1 / (1 + np.exp(-(beta @ np.array([1.0, *make(z_of(h), h["share"], h["bm25"])])))))
+            def rate(h: dict[str, Any], beta: np.ndarray = beta, terms: tuple[str, ...] = terms) -> float:
+                return float(1 / (1 + np.exp(-(beta @ np.array([1.0, *(TERMS[t](h) for t in terms)])))))
 
-        scores.add_row(label, f"{dev_auroc(records, rate):.4f}", " ".join(f"{b:.3f}" for b in beta))
+            scores.add_row(str(rows), label, f"{dev_auroc(records, rate):.4f}", " ".join(f"{b:.3f}" for b in beta))
     console.print(scores)
-    beta = fitted[args.features]
-    terms = args.features.split("+")
-    values = dict(zip(["B0", *terms], (round(float(b), 3) for b in beta)))
+    srel.RELEVANCE_ROWS = args.relevance_rows[0]
+    annotate(records)
+    beta = fitted[(srel.RELEVANCE_ROWS, args.features)]
+    values = dict(zip(["B0", *FEATURES[args.features]], (round(float(b), 3) for b in beta)))
+    unused = [t for t in FEATURES[args.features] if not hasattr(srel, f"B_{t.upper()}")]
+    assert not unused, f"kenning.skills.relevance has no constant for {unused}: add the term there first"
+    for term in TERMS:
+        if hasattr(srel, f"B_{term.upper()}"):
+            setattr(srel, f"B_{term.upper()}", values.get(term, 0.0))
     srel.B0 = values["B0"]
-    srel.B_Z, srel.B_SHARE = values.get("z", 0.0), values.get("share", 0.0)
-    srel.B_BM25, srel.B_AGREE = values.get("bm25", 0.0), values.get("agree", 0.0)
     srel.DEFAULT_SKILL_MIN_RELEVANCE = choose_floor(records, args.max_loss)
-    console.print(f"constants for src/kenning/skills/relevance.py ({args.features}):")
+    console.print(f"constants for src/kenning/skills/relevance.py ({args.features}, RELEVANCE_ROWS "
+                  f"{srel.RELEVANCE_ROWS}):")
     console.print(f"NULL = {srel.NULL}")
-    console.print(f"B0, B_Z, B_SHARE, B_BM25, B_AGREE = {srel.B0}, {srel.B_Z}, {srel.B_SHARE}, {srel.B_BM25}, "
-                  f"{srel.B_AGREE}")
+    console.print("  ".join(f"B_{t.upper()} = {getattr(srel, f'B_{t.upper()}')}" for t in FEATURES[args.features])
+                  + f"  B0 = {srel.B0}")
     console.print(f"DEFAULT_SKILL_MIN_RELEVANCE = {srel.DEFAULT_SKILL_MIN_RELEVANCE}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fit", action="store_true", help="measure the null and fit the calibration on dev")
-    parser.add_argument("--features", default="z+share", choices=sorted(FEATURES),
+    parser.add_argument("--features", default="z+shipped_z+share+rows", choices=sorted(FEATURES),
                         help="--fit: the features whose constants are printed (default: %(default)s)")
     parser.add_argument("--records", type=Path, default=RECORDS, help="matches collected by an earlier run "
                         "(read when present, written otherwise; default: %(default)s)")
@@ -380,6 +490,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="ask the queries of --libraries again (the other libraries' matches are kept)")
     parser.add_argument("--libraries", nargs="+", default=list(LIBRARIES), choices=LIBRARIES)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--no-typical", action="store_true",
+                        help="collect with raw cosines, no skill's typical cosine taken off (kenning.skills.typical): "
+                             "the ablation; give another --records")
+    parser.add_argument("--relevance-rows", type=int, nargs="+", default=[srel.RELEVANCE_ROWS],
+                        help="--fit: pseudo-rows of the shipped null tried (the first is kept; default: %(default)s)")
     parser.add_argument("--no-fit", type=int, default=400, help="LoCoMo and MemDaily questions sampled (each)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2, help="the embedder's threads (default: %(default)s)")
@@ -390,6 +505,9 @@ def main(argv: list[str] | None = None) -> int:
     saved: dict[str, Any] = {"records": [], "null": {}}
     if args.records.exists():
         saved = json.loads(args.records.read_text())
+    if args.no_typical:
+        search_module.typical_cosines = lambda vectors, skills: {lang: np.full(len(skills), TYPICAL, dtype=np.float32)
+                                                                 for lang in LANGUAGES}
     if args.recollect or not saved["records"]:
         fresh = collect(load_recipes(args.data), args, args.libraries)
         saved["records"] = [r for r in saved["records"] if r["lib"] not in args.libraries] + fresh["records"]
@@ -400,6 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(f"config: kenning @ {commit} (matches collected @ {saved.get('commit')}), k={K}, embedder "
                   f"threads {args.threads}, MetaTool {METATOOL_PER_TOOL} queries per tool, LoCoMo and MemDaily "
                   f"{args.no_fit} questions each (seed {args.seed}), {len(NO_FIT_EN)} + {len(NO_FIT_ZH)} hand-written")
+    annotate(saved["records"])
     if args.fit:
         fit(saved, args)
     show(saved["records"], srel.DEFAULT_SKILL_MIN_RELEVANCE, ("dev", "test") if args.fit else ("test",))

@@ -114,12 +114,14 @@ def test_an_answer_with_nothing_to_search_says_so_not_that_nothing_fits() -> Non
     assert "no skills to search" in SkillMatches([], 0.05).empty_reason()
 
 
-def test_relevance_is_a_probability_that_grows_with_the_evidence() -> None:
-    low = srel.skill_relevance(0.70, 0.0, 0.0, "en", "en")
-    mid = srel.skill_relevance(0.85, 0.0, 0.0, "en", "en")
-    high = srel.skill_relevance(0.85, 0.8, 0.5, "en", "en")
+@pytest.mark.parametrize("rows", [6, 50, 4000])
+def test_relevance_is_a_probability_that_grows_with_the_evidence(rows: int) -> None:
+    """In a library of any size: more spreads above the null, or more of the task's words, is likelier."""
+    low = srel.skill_relevance(0.5, 0.5, 0.0, rows)
+    mid = srel.skill_relevance(4.0, 4.0, 0.0, rows)
+    high = srel.skill_relevance(4.0, 4.0, 0.6, rows)
     assert 0 <= low < mid < high <= 1
-    assert srel.skill_relevance(-1.0, 0.0, 0.0, "zh", "zh") == 0.0  # far below the null: no overflow
+    assert srel.skill_relevance(-60.0, -60.0, 0.0, rows) == 0.0  # far below the null: no overflow
 
 
 # -- the catalog ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .embed import Embedder
 from .store import Store
 
 _MEMORY_SIZE = 20_000
+QUERY_SUFFIX = "#query"  # the embedder name under which texts embedded as queries are kept
 # shared by every store in the process: the same skills are searched and compared again and again
 _memory: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 _lock = threading.Lock()
@@ -38,10 +39,11 @@ class PassageVectors:
         self._in_store: set[tuple[str, str]] = set()
 
     def of(self, texts: Sequence[str], progress: Callable[[int], None] | None = None, *,
-           persist: bool = True) -> np.ndarray:
+           persist: bool = True, queries: bool = False) -> np.ndarray:
         """One unit vector per text, in order (``progress(done)`` while embedding); ``persist=False``
-        (a dry run) reads the store but writes nothing to it."""
-        name = self.embedder.name
+        (a dry run) reads the store but writes nothing to it. ``queries=True`` embeds the texts as
+        search queries (kept apart: the default embedder marks a query and a passage differently)."""
+        name = self.embedder.name + (QUERY_SUFFIX if queries else "")
         keys = [(name, _sha(t)) for t in texts]
         if not keys:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
@@ -57,7 +59,8 @@ class PassageVectors:
         found = stored | found
         todo = {k: t for k, t in zip(keys, texts) if k not in found}
         if todo:
-            made = self.embedder.embed_passages(list(todo.values()), progress=progress)
+            made = (np.stack([self.embedder.embed_query(t) for t in todo.values()]) if queries
+                    else self.embedder.embed_passages(list(todo.values()), progress=progress))
             found.update(zip(todo, np.asarray(made, dtype=np.float32)))
         if persist:
             unsaved = {k: found[k] for k in unsure if k not in stored}

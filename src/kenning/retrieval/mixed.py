@@ -61,6 +61,25 @@ MIN_SPREAD = 1e-3  # a language whose memories all score alike (one memory, or c
 
 
 @dataclass(frozen=True)
+class ShippedNull:
+    """What unrelated text of each language pair scores, measured once on a kind of text, and how
+    many pseudo-rows of it are blended into what a search measures: one for ranking, one for relevance."""
+
+    ranking: dict[tuple[Language, Language], tuple[float, float]]
+    relevance: dict[tuple[Language, Language], tuple[float, float]]
+    ranking_rows: int
+    relevance_rows: int
+    min_rows: int = 10  # ``MIN_ROWS``: fewer rows of either language leave the ranking's cosines as they are
+    # relevance's null: one shift and scale for every language, measured over all rows (``pooled``),
+    # instead of each language's own median and spread (ranking keeps each language's own)
+    pooled: bool = False
+
+
+# memories and notes: short remembered sentences (``retrieval.relevance.NULL``) and the paragraph null
+MEMORIES = ShippedNull(RANKING_NULL, NULL, PRIOR_ROWS, RELEVANCE_PRIOR_ROWS, MIN_ROWS)
+
+
+@dataclass(frozen=True)
 class QueryNull:
     """The centre and spread of unrelated cosines of each language (``LANGUAGES`` order) for one query."""
 
@@ -70,25 +89,25 @@ class QueryNull:
     mixed: bool  # the searched rows hold both languages, at least ``MIN_ROWS`` of each
     # (centre, spread) of each language for relevance, leaning longer on the shipped null
     relevance_null: tuple[tuple[float, float], ...] = ()
+    # (rows, median, spread) of each language as this search measured them, before any blending
+    measured: tuple[tuple[int, float, float], ...] = ()
 
     @classmethod
-    def of(cls, seen: Scored, query_language: Language) -> QueryNull:
+    def of(cls, seen: Scored, query_language: Language, shipped: ShippedNull = MEMORIES) -> QueryNull:
         cosines, langs = seen.null_sample()
         if len(cosines) > 2 * NULL_SAMPLE:  # every row of a scope under the prefilter's size: an even part
             step = len(cosines) // NULL_SAMPLE
             cosines, langs = cosines[::step], langs[::step]
-        centre, spread, present, own_null = [], [], [], []
         # measured in a store of one language too: relevance reads its z (the null sample holds at
         # most ``NULL_SAMPLE`` rows, so the percentiles cost little); ranking moves nothing there
-        for code, passage_language in enumerate(LANGUAGES):
-            own = cosines[langs == code]
-            present.append(len(own) >= MIN_ROWS)
-            measured = _measured(own)
-            own_null.append(_blend(NULL[(query_language, passage_language)], measured, RELEVANCE_PRIOR_ROWS))
-            mean, sd = _blend(RANKING_NULL[(query_language, passage_language)], measured, PRIOR_ROWS)
-            centre.append(mean)
-            spread.append(sd)
-        return cls(query_language, tuple(centre), tuple(spread), all(present), tuple(own_null))
+        every = tuple(_measured(cosines[langs == code]) for code in range(len(LANGUAGES)))
+        present = all(rows >= shipped.min_rows for rows, _, _ in every)
+        pairs = [(query_language, passage_language) for passage_language in LANGUAGES]
+        ranking = _each([shipped.ranking[p] for p in pairs], every, shipped.ranking_rows)
+        relevance = (pooled if shipped.pooled else _each)([shipped.relevance[p] for p in pairs], every,
+                                                          shipped.relevance_rows)
+        return cls(query_language, tuple(c for c, _ in ranking), tuple(s for _, s in ranking), present,
+                   tuple(relevance), every)
 
     def z(self, cosine: float, passage_language: Language) -> float:
         """How many spreads a cosine lies above the unrelated memories of its language, here."""
@@ -131,7 +150,30 @@ def _measured(own: np.ndarray) -> tuple[int, float, float]:
     return len(own), float(median), max(float(q3 - q1) / 1.349, MIN_SPREAD)
 
 
-def _blend(shipped: tuple[float, float], measured: tuple[int, float, float], prior: int) -> tuple[float, float]:
+def _each(shipped: list[tuple[float, float]], measured: tuple[tuple[int, float, float], ...],
+          prior: int) -> list[tuple[float, float]]:
+    """Each language's (centre, spread): its shipped null blended with its own measured rows."""
+    return [blend(null, own, prior) for null, own in zip(shipped, measured)]
+
+
+def pooled(shipped: list[tuple[float, float]], measured: tuple[tuple[int, float, float], ...],
+           prior: int) -> list[tuple[float, float]]:
+    """Each language's (centre, spread): its shipped null moved by one shift and scaled by one factor
+    for all rows, measured in shipped spreads and weighed by rows, then blended with ``prior``
+    pseudo-rows of no shift. How high a query scores unrelated text is a property of the query more
+    than of the text's language: a short English task that scores the English skills of a library
+    0.04 above the shipped null scores its Chinese skills as much above theirs, and a language with
+    nine skills says too little about it alone."""
+    rows = sum(n for n, _, _ in measured)
+    if not rows:
+        return list(shipped)
+    shift = sum(n * (median - mean) / sd for (n, median, _), (mean, sd) in zip(measured, shipped)) / rows
+    scale = sum(n * spread / sd for (n, _, spread), (_, sd) in zip(measured, shipped)) / rows
+    weight = rows / (rows + prior)
+    return [(mean + weight * shift * sd, sd * (weight * scale + 1 - weight)) for mean, sd in shipped]
+
+
+def blend(shipped: tuple[float, float], measured: tuple[int, float, float], prior: int) -> tuple[float, float]:
     """The shipped (mean, sd) and the measured one, weighed as ``prior`` rows against the measured rows."""
     rows, median, spread = measured
     weight = rows / (rows + prior)

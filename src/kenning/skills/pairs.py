@@ -76,8 +76,8 @@ class _Unsaved(PassageVectors):
     """Passage vectors that never write to the store: a dry run changes nothing, not even a cache."""
 
     def of(self, texts: Sequence[str], progress: Callable[[int], None] | None = None, *,
-           persist: bool = True) -> Any:
-        return super().of(texts, progress, persist=False)
+           persist: bool = True, queries: bool = False) -> Any:
+        return super().of(texts, progress, persist=False, queries=queries)
 
 
 def near_duplicates(finder: DuplicateFinder, skills: Sequence[Skill], marks: Mapping[Path, Mark] | None = None, *,

@@ -2,18 +2,20 @@
 name, description, tags and category.
 
 *Meaning* is the cosine between the task (embedded as a query) and the skill's passage
-("name: description", ``text.passage``), rescaled between the weakest and the strongest of the
-``POOL`` nearest skills; *words* is the Okapi BM25 of the task's terms in the skill's name,
-description, tags and category (IDF over the visible skills), divided by the best skill's: tool
-descriptions carry information in term frequency and length that recall's word share ignores
-(numbers below). A task in another language than the
-skills shares no words with them and is ranked by meaning alone. ``always: true`` skills are
+("name: description", ``text.passage``) above what that skill scores for any task of the task's
+language (``skills.typical``), moved onto one scale for the library's two languages
+(``retrieval.mixed``, the library's own cosines for this task) and rescaled between the weakest and
+the strongest of the ``POOL`` nearest skills; *words* is the Okapi BM25 of the task's terms in the
+skill's name, description, tags and category (IDF over the visible skills), divided by the best
+skill's: tool descriptions carry information in term frequency and length that recall's word share
+ignores (numbers below). A skill in another language than the task's shares no words with it; as in
+recall, it is credited for its meaning with the words it cannot hold. ``always: true`` skills are
 included in every answer, after the matches, marked so.
 
-Each match also carries ``relevance`` (``kenning.skills.relevance``: the probability that it
-fits, from its own cosine, word share and BM25, calibrated on task-vs-skill-description text), and
-``min_relevance`` leaves out the matches below a floor, so that a task no skill fits gets no skill;
-``SkillMatches`` (``retrieval.hits``) remembers what the floor left out, to say why an answer is empty.
+Each match also carries ``relevance`` (``kenning.skills.relevance``: the probability that it fits),
+and ``min_relevance`` leaves out the matches below a floor, so that a task no skill fits gets no
+skill; ``SkillMatches`` (``retrieval.hits``) remembers what the floor left out, to say why an answer
+is empty.
 """
 
 from __future__ import annotations
@@ -27,14 +29,18 @@ import numpy as np
 from ..blas import product
 from ..passages import PassageVectors
 from ..retrieval import Hits, check_k, check_min_relevance, check_query
-from ..retrieval.fusion import idf
+from ..retrieval.fusion import idf, share_of
+from ..retrieval.mixed import QueryNull, ShippedNull
 from ..retrieval.ranker import Candidate, Ranker, explain
-from ..text import Language, language, query_words, segment, stem
+from ..store.vectors import LANGUAGES, Scored
+from ..text import Language, language, neutral_terms, query_words, segment, stem
 from .availability import missing
 from .index import SkillIndex
 from .model import Skill
-from .relevance import skill_relevance
+from . import relevance as srel
+from .relevance import skill_relevance, skill_z
 from .text import passage
+from .typical import TYPICAL, typical_cosines
 
 # Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
 # BM25 53.2, dense 52.8, recall's word share 56.8, max-normalised BM25 58.0; on Seal-Tools (4,076
@@ -49,11 +55,16 @@ POOL = 50
 K1, B = 1.2, 0.75  # BM25's usual constants (FTS5's too)
 # function words a task sentence is full of; with the best skill's BM25 as the scale, one of them
 # found in a single description would otherwise count as a full match ("… before the migration"
-# matching "… before a task")
+# matching "… before a task"; "帮我做一个幻灯片演示文稿" matching a Chinese skill that holds "做")
 TASK_STOPWORDS = frozenset(stem(w) for w in """before after during while over under again once each every other
     such only own same via per within without onto upon among between through because until since whether
-    both either neither more most less few many much well even still yet already now please need want""".split())
+    both either neither more most less few many much well even still yet already now please need want
+    帮 帮我 帮忙 做 给 用 请 让 要 想 能 可以 一下 一张 一份 一些 这份 这段 这些 这个 那个 有没有 没有 怎么样""".split())
 MAX_K = 100
+# what unrelated skills score, shipped (``skills.relevance.NULL``) and blended with the library's own;
+# relevance reads one shift for both languages (``retrieval.mixed.pooled``). Built here, not in
+# ``skills.relevance``, which the MCP handshake imports and which must stay free of numpy.
+SHIPPED = ShippedNull(srel.NULL, srel.NULL, srel.RANKING_ROWS, srel.RELEVANCE_ROWS, srel.MIN_ROWS, pooled=True)
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,9 @@ class SkillMatch:
     # the task's BM25 in this skill over the most its terms could score (each found, unboundedly
     # often): absolute, unlike ``score``'s share of the best skill's BM25
     bm25: float = 0.0
+    # ``semantic`` above the skill's typical cosine with tasks of the task's language, plus
+    # ``typical.TYPICAL``: the cosine search ranks and rates by
+    corrected: float = 0.0
 
     @property
     def why(self) -> str:
@@ -107,7 +121,8 @@ class _Prepared:
     vectors: np.ndarray
     postings: dict[str, list[tuple[int, int]]]  # term -> (skill index, term frequency)
     norms: tuple[float, ...]  # BM25's length normalisation of each skill
-    languages: tuple[Language, ...]  # of each skill's name and description
+    languages: tuple[Language, ...]  # of each skill's description
+    typical: dict[Language, np.ndarray]  # each skill's typical cosine with tasks of each language
 
     def bm25(self, weights: dict[str, float]) -> tuple[dict[int, list[str]], dict[int, float]]:
         """The task's terms (``weights``: term -> idf) each skill holds, and the task's Okapi BM25 in
@@ -119,6 +134,13 @@ class _Prepared:
                 found.setdefault(i, []).append(term)
                 score[i] = score.get(i, 0.0) + weight * tf * (K1 + 1) / (tf + self.norms[i])
         return found, score
+
+
+def skill_language(skill: Skill) -> Language:
+    """The language of a skill's description: its name is an ASCII slug in every language (the Agent
+    Skills format), and counted in, it made "Kubernetes 日常运维：查看 Pod 状态、日志、重启 Deployment"
+    read as English."""
+    return language(skill.description or skill.name)
 
 
 def skill_tokens(skill: Skill) -> tuple[str, ...]:
@@ -148,7 +170,7 @@ class SkillSearch:
         for s in skills:
             key = (s.name, s.description, s.tags, s.category)
             if key not in self._read:
-                self._read[key] = skill_tokens(s), language(f"{s.name}: {s.description}")
+                self._read[key] = skill_tokens(s), skill_language(s)
             read.append(self._read[key])
         tokens = [t for t, _ in read]
         postings: dict[str, list[tuple[int, int]]] = {}
@@ -157,7 +179,8 @@ class SkillSearch:
                 postings.setdefault(term, []).append((i, tf))
         avg = sum(len(d) for d in tokens) / max(1, len(tokens))
         norms = tuple(K1 * (1 - B + B * len(d) / avg) for d in tokens)
-        self._prepared = _Prepared(index, skills, vectors, postings, norms, tuple(lang for _, lang in read))
+        self._prepared = _Prepared(index, skills, vectors, postings, norms, tuple(lang for _, lang in read),
+                                   typical_cosines(self.vectors, vectors))
         return self._prepared
 
     def search(self, index: SkillIndex, task: str, k: int = 5, min_relevance: float = 0.0) -> SkillMatches:
@@ -169,23 +192,32 @@ class SkillSearch:
         ready = self.prepare(index)
         if not ready.skills:
             return SkillMatches([], min_relevance)
-        cos = product(ready.vectors, self.embedder.embed_query(task))
+        raw = product(ready.vectors, self.embedder.embed_query(task))
         every = query_words(task)
         words = {t: w for t, w in every.items() if t not in TASK_STOPWORDS} or every
         weights = {t: idf(len(ready.skills), len(ready.postings.get(t, ()))) for t in words}
         mass = sum(weights.values())
         found, bm25 = ready.bm25(weights)
         task_language = language(task)
-        scores, order = _ranked(ready, cos, bm25, task_language)
+        # each skill's cosine above what it scores for any task (``skills.typical``): ranked and rated
+        cos = raw - ready.typical[task_language] + TYPICAL
+        seen = Scored(np.arange(len(ready.skills)), cos, np.array([LANGUAGES.index(x) for x in ready.languages],
+                                                                     dtype=np.int8))
+        null = QueryNull.of(seen, task_language, SHIPPED)
+        neutral = neutral_terms(task)
+        ranker = Ranker(task_language, LEXICAL_WEIGHT, null, len(ready.skills))
+        scores, order, candidates = _ranked(ready, null.aligned(seen).cosines, cos, bm25, ranker,
+                                            {i: share_of(weights, terms, neutral) for i, terms in found.items()})
 
         def match(i: int, always: bool = False) -> SkillMatch:
             """Skill ``i``'s match, with its relevance (``kenning.skills.relevance``)."""
             terms = found.get(i, [])
             share = sum(weights[t] for t in terms) / mass if mass else 0.0
             absolute = bm25.get(i, 0.0) / ((K1 + 1) * mass) if mass else 0.0
-            rated = skill_relevance(float(cos[i]), share, absolute, task_language, ready.languages[i])
-            return SkillMatch(ready.skills[i], scores[i], float(cos[i]), tuple(words[t] for t in terms), share,
-                              always, rated, absolute)
+            shipped = skill_z(float(cos[i]), task_language, ready.languages[i])
+            rated = skill_relevance(ranker.z(candidates[i]), shipped, share, len(ready.skills))
+            return SkillMatch(ready.skills[i], scores[i], float(raw[i]), tuple(words[t] for t in terms), share,
+                              always, rated, absolute, float(cos[i]))
 
         top = SkillMatches.floored([match(i) for i in order[:k]], min_relevance)
         shown = {id(m.skill) for m in top}
@@ -194,17 +226,19 @@ class SkillSearch:
         return SkillMatches([*top, *extra], min_relevance, [m for m in top.dropped if not m.skill.always])
 
 
-def _ranked(ready: _Prepared, cos: np.ndarray, bm25: dict[int, float],
-            task_language: Language) -> tuple[list[float], list[int]]:
-    """Each skill's score, and the skills best first (ties by name, then path). Skills have no null
-    of their languages: the ranker counts every skill's words as they are (a task in another
-    language than a skill shares none with it, and meaning alone ranks it)."""
+def _ranked(ready: _Prepared, aligned: np.ndarray, cos: np.ndarray, bm25: dict[int, float], ranker: Ranker,
+            neutral: dict[int, float]) -> tuple[list[float], list[int], list[Candidate]]:
+    """Each skill's score, the skills best first (ties by name, then path), and their candidates.
+    Skills in two languages are ranked on one scale, as memories are (``retrieval.mixed``: the
+    library's own cosines for this task say what unrelated skills of each language score), and a
+    skill in the other language than the task's is credited for its meaning the words it cannot hold."""
     best = max(bm25.values(), default=0.0)
-    nearest = {int(i): rank for rank, i in enumerate(np.argsort(-cos, kind="stable")[:POOL], 1)}
-    candidates = [Candidate(cosine=float(c), scaled=float(c), language=lang, nearest=nearest.get(i),
-                            words=bm25.get(i, 0.0) / best if best else 0.0)
-                  for i, (c, lang) in enumerate(zip(cos, ready.languages))]
-    scores = Ranker(task_language, LEXICAL_WEIGHT).scores(candidates)
+    nearest = {int(i): rank for rank, i in enumerate(np.argsort(-aligned, kind="stable")[:POOL], 1)}
+    candidates = [Candidate(cosine=float(c), scaled=float(a), language=lang, nearest=nearest.get(i),
+                            words=bm25.get(i, 0.0) / best if best else 0.0,
+                            neutral=min(1.0, neutral.get(i, 0.0)))
+                  for i, (c, a, lang) in enumerate(zip(cos, aligned, ready.languages))]
+    scores = ranker.scores(candidates)
     skills = ready.skills
     order = sorted(range(len(skills)), key=lambda i: (-scores[i], skills[i].name, str(skills[i].path)))
-    return scores, order
+    return scores, order, candidates
