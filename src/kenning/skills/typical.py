@@ -16,17 +16,30 @@ skills) 68.0 -> 92.0, Chinese tasks over the public-style library 85.7 -> 90.5, 
 tasks 52.6 -> 57.9; English queries moved by half a point or less (MetaTool 58.1 -> 57.7,
 Seal-Tools 89.6 -> 89.1, both libraries of hand-written English tasks unchanged).
 
-The reference tasks are embedded once per embedder, as queries, and kept with the skill vectors
-(``PassageVectors``); a library of 4,000 skills costs one 128 x 4,000 product to correct.
+The default embedder's vectors of the reference tasks ship in ``typical_tasks.npz`` (written by
+``python -m kenning.skills.typical``): embedding them takes about a second on two cores, which every
+fresh process that searches skills would otherwise pay, a session hook among them. The file is used
+only when it was made from these very tasks by an embedder of the same name whose vector of the first
+task still matches; any other embedder embeds them once, as queries, and keeps them with the skill
+vectors (``PassageVectors``). A library of 4,000 skills costs one 128 x 4,000 product to correct.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from ..blas import product
+from ..embed import Embedder
 from ..passages import PassageVectors
 from ..text import Language
+
+SHIPPED = Path(__file__).with_name("typical_tasks.npz")
+SAME_VECTOR = 0.999  # the cosine of the first task's shipped vector with a fresh one (float16 keeps ~0.99999)
 
 # where a corrected cosine puts a skill that scores for a task what it scores for any task
 TYPICAL = 0.75
@@ -78,5 +91,51 @@ REFERENCE_TASKS: dict[Language, tuple[str, ...]] = {
 
 def typical_cosines(vectors: PassageVectors, skills: np.ndarray) -> dict[Language, np.ndarray]:
     """Each skill's (rows of ``skills``) mean cosine with the reference tasks of each language."""
-    return {language: product(skills, vectors.of(tasks, queries=True).T).mean(axis=1)
-            for language, tasks in REFERENCE_TASKS.items()}
+    return {language: product(skills, tasks.T).mean(axis=1) for language, tasks in reference_vectors(vectors).items()}
+
+
+def reference_vectors(vectors: PassageVectors) -> dict[Language, np.ndarray]:
+    """The reference tasks of each language as query vectors: shipped, or embedded once and kept."""
+    return _shipped(vectors.embedder) or {language: vectors.of(tasks, queries=True)
+                                          for language, tasks in REFERENCE_TASKS.items()}
+
+
+_loaded: dict[str, dict[Language, np.ndarray] | None] = {}  # embedder name -> its shipped vectors, once a process
+
+
+def _shipped(embedder: Embedder) -> dict[Language, np.ndarray] | None:
+    if embedder.name not in _loaded:
+        _loaded[embedder.name] = _read_shipped(embedder)
+    return _loaded[embedder.name]
+
+
+def _read_shipped(embedder: Embedder) -> dict[Language, np.ndarray] | None:
+    if not SHIPPED.exists():
+        return None
+    with np.load(SHIPPED, allow_pickle=False) as data:
+        if str(data["embedder"]) != embedder.name or str(data["tasks"]) != _tasks_key():
+            return None
+        shipped: dict[Language, np.ndarray] = {language: data[language].astype(np.float32)
+                                               for language in REFERENCE_TASKS}
+    if shipped["en"].shape[1] != embedder.dim:
+        return None
+    fresh = embedder.embed_query(REFERENCE_TASKS["en"][0])
+    return shipped if float(shipped["en"][0] @ fresh) >= SAME_VECTOR else None
+
+
+def _tasks_key() -> str:
+    return hashlib.sha256(json.dumps(REFERENCE_TASKS, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def write_shipped(embedder: Embedder, path: Path = SHIPPED) -> Path:
+    """Embed the reference tasks with ``embedder`` and write them where ``reference_vectors`` looks."""
+    arrays = {language: np.stack([embedder.embed_query(t) for t in tasks]).astype(np.float16)
+              for language, tasks in REFERENCE_TASKS.items()}
+    np.savez(path, embedder=np.array(embedder.name), tasks=np.array(_tasks_key()), **arrays)  # type: ignore[arg-type]
+    return path
+
+
+if __name__ == "__main__":  # python -m kenning.skills.typical: after the reference tasks change
+    from ..embed import default_embedder
+
+    print(write_shipped(default_embedder(threads=2)), file=sys.stderr)
