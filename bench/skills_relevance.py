@@ -4,7 +4,7 @@
     python bench/skills_relevance.py --threads 2          # collect (kept in --records), print the test tables
     python bench/skills_relevance.py --threads 2 --fit    # measure the null, fit on dev, print the constants
     python bench/skills_relevance.py --threads 2 --no-typical --records bench/results/skills-relevance-raw.json
-                                                          # the same with raw cosines (kenning.skills.typical off)
+                                                          # the same with raw cosines (kenning.retrieval.typical off)
 
 Each library is a folder of real skills searched by ``SkillSearch.search``, the engine of
 ``kb.skills.skills_search``: MetaTool and Seal-Tools (``skills_match.write_skills``: one skill per
@@ -63,7 +63,7 @@ from kenning.skills import relevance as srel  # noqa: E402
 from kenning.retrieval.mixed import QueryNull, pooled  # noqa: E402
 from kenning.skills import search as search_module  # noqa: E402
 from kenning.skills.search import skill_language  # noqa: E402
-from kenning.skills.typical import TYPICAL  # noqa: E402
+from kenning.retrieval.typical import TYPICAL  # noqa: E402
 from kenning.store.vectors import LANGUAGES, Scored  # noqa: E402
 from kenning.text import language  # noqa: E402
 
@@ -228,7 +228,7 @@ def collect(recipes: Any, args: argparse.Namespace, libraries: list[str]) -> dic
             for n, (source, qid, text, gold) in enumerate(asked, 1):
                 qlang = language(text)
                 matches = finder.search(index, text, K)
-                # the cosines search rates by: above each skill's typical one (kenning.skills.typical)
+                # the cosines search rates by: above each skill's typical one (kenning.retrieval.typical)
                 cos = ready.vectors @ finder.embedder.embed_query(text) - ready.typical[qlang] + TYPICAL
                 measured = QueryNull.of(Scored(np.arange(len(cos)), cos, codes), qlang, search_module.SHIPPED).measured
                 records.append({"lib": lib, "set": source, "qid": qid, "split": split_of(qid), "gold": sorted(gold),
@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--libraries", nargs="+", default=list(LIBRARIES), choices=LIBRARIES)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--no-typical", action="store_true",
-                        help="collect with raw cosines, no skill's typical cosine taken off (kenning.skills.typical): "
+                        help="collect with raw cosines, no skill's typical cosine taken off (kenning.retrieval.typical): "
                              "the ablation; give another --records")
     parser.add_argument("--relevance-rows", type=int, nargs="+", default=[srel.RELEVANCE_ROWS],
                         help="--fit: pseudo-rows of the shipped null tried (the first is kept; default: %(default)s)")

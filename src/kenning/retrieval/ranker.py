@@ -14,9 +14,9 @@ paragraphs of the notes searched, the visible skills) and measures what each off
 
 It gives a hit its relevance on recall's calibration (``retrieval.relevance``) and writes the ``why``
 every hit shows. What differs is the source's and passed in: the scale (the per-language null of the
-rows searched, ``retrieval.mixed``, with the shipped null of the source's kind of text; skills first
-take each skill's typical cosine off, ``skills.typical``), the word evidence (the share of the
-query's words; skills: BM25 relative to the best skill), the lexical weight, and all that comes
+rows searched, ``retrieval.mixed``, with the shipped null of the source's kind of text; skills rate
+the cosines above each skill's typical one, ``retrieval.typical``), the word evidence (the share of
+the query's words; skills: BM25 relative to the best skill), the lexical weight, and all that comes
 after the score (memory's filters and prior, each source's tie-breaks, skills' own calibration).
 """
 

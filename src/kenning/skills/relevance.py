@@ -6,7 +6,7 @@ scale for every task and library, as ``kenning.retrieval.relevance`` does for me
 same kind of evidence, measured on skills:
 
 * the cosine search rates by: the task's cosine with the skill above what the skill scores for any
-  task of that language (``skills.typical``);
+  task of that language (``retrieval.typical``);
 * ``z``: that cosine standardised by the library's own null for this task (the median and spread of
   the other skills' cosines, one shift for both languages, ``retrieval.mixed.pooled``), blended with
   the shipped null (``NULL``) by ``RELEVANCE_ROWS`` pseudo-rows: how far the skill stands out of its

@@ -3,7 +3,7 @@ name, description, tags and category.
 
 *Meaning* is the cosine between the task (embedded as a query) and the skill's passage
 ("name: description", ``text.passage``) above what that skill scores for any task of the task's
-language (``skills.typical``), moved onto one scale for the library's two languages
+language (``retrieval.typical``), moved onto one scale for the library's two languages
 (``retrieval.mixed``, the library's own cosines for this task) and rescaled between the weakest and
 the strongest of the ``POOL`` nearest skills; *words* is the Okapi BM25 of the task's terms in the
 skill's name, description, tags and category (IDF over the visible skills), divided by the best
@@ -32,6 +32,7 @@ from ..retrieval import Hits, check_k, check_min_relevance, check_query
 from ..retrieval.fusion import idf, share_of
 from ..retrieval.mixed import QueryNull, ShippedNull
 from ..retrieval.ranker import Candidate, Ranker, explain
+from ..retrieval.typical import TYPICAL, typical_cosines
 from ..store.vectors import LANGUAGES, Scored
 from ..text import Language, language, neutral_terms, query_words, segment, stem
 from .availability import missing
@@ -40,7 +41,6 @@ from .model import Skill
 from . import relevance as srel
 from .relevance import skill_relevance, skill_z
 from .text import passage
-from .typical import TYPICAL, typical_cosines
 
 # Measured with bench/skills_match.py (400 sampled queries each; Hit@1): on MetaTool (199 tools)
 # BM25 53.2, dense 52.8, recall's word share 56.8, max-normalised BM25 58.0; on Seal-Tools (4,076
@@ -199,7 +199,7 @@ class SkillSearch:
         mass = sum(weights.values())
         found, bm25 = ready.bm25(weights)
         task_language = language(task)
-        # each skill's cosine above what it scores for any task (``skills.typical``): ranked and rated
+        # each skill's cosine above what it scores for any task (``retrieval.typical``): ranked and rated
         cos = raw - ready.typical[task_language] + TYPICAL
         seen = Scored(np.arange(len(ready.skills)), cos, np.array([LANGUAGES.index(x) for x in ready.languages],
                                                                      dtype=np.int8))

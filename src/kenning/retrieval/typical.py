@@ -1,27 +1,28 @@
-"""What a skill scores against tasks it does not fit: the part of its cosine that says nothing about a task.
+"""What a text scores against requests it has nothing to do with: the part of a cosine that says nothing.
 
-Some skills lie near every task. With the default embedder, "web-test-zh: 用 Playwright 对本地网页做冒烟测试并截图"
-scores 0.80 against "change the baby's diaper" and ranks first for most English tasks no skill of
-its library fits; a skill whose description is short and generic is near more tasks than one whose
-description is long and specific. Ranked by raw cosine, such a skill takes the first place from the
-one that fits, and its cosine reads as evidence that it fits.
+Some texts lie near every request. With the default embedder, the skill "web-test-zh: 用 Playwright
+对本地网页做冒烟测试并截图" scores 0.80 against "change the baby's diaper" and ranked first for most
+English tasks no skill of its library fits; a short, generic memory is near more questions than a
+long, specific one. Ranked by raw cosine, such a text takes the first place from the one that answers,
+and its cosine reads as evidence.
 
-So each skill's cosine with a task is measured against its *typical* cosine: its mean cosine with
-``REFERENCE_TASKS`` of the task's language, everyday requests of every kind written for this once
-(none taken from a benchmark, none tuned on one). Search ranks and rates ``cosine - typical +
-TYPICAL``: what the skill scores for this task above what it scores for any task, on the scale of a
-cosine. Measured with ``bench/skills_relevance.py`` (test split, Hit@1 of the whole ranking, raw
-cosines -> these): Chinese tasks over the scanner's benign library (40 English and 10 Chinese
-skills) 68.0 -> 92.0, Chinese tasks over the public-style library 85.7 -> 90.5, MetaTool's Chinese
-tasks 52.6 -> 57.9; English queries moved by half a point or less (MetaTool 58.1 -> 57.7,
-Seal-Tools 89.6 -> 89.1, both libraries of hand-written English tasks unchanged).
+So a text's cosine with a query is measured against its *typical* cosine: its mean cosine with
+``REFERENCE_TASKS`` of the query's language, everyday requests and questions of every kind written
+for this once (none taken from a benchmark, none tuned on one), which is its dot product with the
+mean of their vectors. Skill search ranks and rates ``cosine - typical + TYPICAL``: what the skill
+scores for this task above what it scores for any, on the scale of a cosine. Measured with
+``bench/skills_relevance.py`` (test split, Hit@1 of the whole ranking, raw cosines -> these):
+Chinese tasks over the scanner's benign library (40 English and 10 Chinese skills) 56.0 -> 96.0,
+English tasks there 88.0 -> 92.0, Chinese tasks over the public-style library 85.7 -> 90.5,
+MetaTool's Chinese tasks 52.6 -> 57.9; MetaTool 58.1 -> 57.7, Seal-Tools 89.6 -> 89.1. Memory
+recall does not use it yet.
 
 The default embedder's vectors of the reference tasks ship in ``typical_tasks.npz`` (written by
-``python -m kenning.skills.typical``): embedding them takes about a second on two cores, which every
-fresh process that searches skills would otherwise pay, a session hook among them. The file is used
-only when it was made from these very tasks by an embedder of the same name whose vector of the first
-task still matches; any other embedder embeds them once, as queries, and keeps them with the skill
-vectors (``PassageVectors``). A library of 4,000 skills costs one 128 x 4,000 product to correct.
+``python -m kenning.retrieval.typical``): embedding them takes about a second on two cores, which
+every fresh process would otherwise pay, a session hook among them. The file is used only when it was
+made from these very tasks by an embedder of the same name whose vector of the first task still
+matches; any other embedder embeds them once, as queries, and keeps them with the passage vectors
+(``PassageVectors``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..blas import product
 from ..embed import Embedder
 from ..passages import PassageVectors
 from ..text import Language
@@ -41,7 +41,7 @@ from ..text import Language
 SHIPPED = Path(__file__).with_name("typical_tasks.npz")
 SAME_VECTOR = 0.999  # the cosine of the first task's shipped vector with a fresh one (float16 keeps ~0.99999)
 
-# where a corrected cosine puts a skill that scores for a task what it scores for any task
+# where a rated cosine puts a text that scores for a query what it scores for any query
 TYPICAL = 0.75
 
 REFERENCE_TASKS: dict[Language, tuple[str, ...]] = {
@@ -89,15 +89,27 @@ REFERENCE_TASKS: dict[Language, tuple[str, ...]] = {
 }
 
 
-def typical_cosines(vectors: PassageVectors, skills: np.ndarray) -> dict[Language, np.ndarray]:
-    """Each skill's (rows of ``skills``) mean cosine with the reference tasks of each language."""
-    return {language: product(skills, tasks.T).mean(axis=1) for language, tasks in reference_vectors(vectors).items()}
-
-
 def reference_vectors(vectors: PassageVectors) -> dict[Language, np.ndarray]:
     """The reference tasks of each language as query vectors: shipped, or embedded once and kept."""
     return _shipped(vectors.embedder) or {language: vectors.of(tasks, queries=True)
                                           for language, tasks in REFERENCE_TASKS.items()}
+
+
+_means: dict[str, dict[Language, np.ndarray]] = {}  # embedder name -> the mean reference vector per language
+
+
+def mean_references(vectors: PassageVectors) -> dict[Language, np.ndarray]:
+    """The mean of the reference vectors of each language, once a process per embedder."""
+    name = vectors.embedder.name
+    if name not in _means:
+        _means[name] = {language: rows.mean(axis=0).astype(np.float32)
+                        for language, rows in reference_vectors(vectors).items()}
+    return _means[name]
+
+
+def typical_cosines(vectors: PassageVectors, rows: np.ndarray) -> dict[Language, np.ndarray]:
+    """Each row's (unit vectors) mean cosine with the reference tasks of each language."""
+    return {language: rows @ mean for language, mean in mean_references(vectors).items()}
 
 
 _loaded: dict[str, dict[Language, np.ndarray] | None] = {}  # embedder name -> its shipped vectors, once a process
@@ -135,7 +147,7 @@ def write_shipped(embedder: Embedder, path: Path = SHIPPED) -> Path:
     return path
 
 
-if __name__ == "__main__":  # python -m kenning.skills.typical: after the reference tasks change
+if __name__ == "__main__":  # python -m kenning.retrieval.typical: after the reference tasks change
     from ..embed import default_embedder
 
     print(write_shipped(default_embedder(threads=2)), file=sys.stderr)
