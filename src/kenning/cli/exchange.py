@@ -70,8 +70,9 @@ def export_cmd(kb: Kenning, scope: str | None, out: Path | None, audit: bool, ve
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(("kenning", "mem0", "markdown")),
               help="What FILE is (default: guessed from its content, and said).")
-@click.option("--scope", help="Where mem0 memories without user/agent and Markdown bullets go (default: "
-                              "'default'); for a kenning export, import only this scope.")
+@click.option("--scope", help="Keep the import in this scope: every mem0 memory and Markdown bullet goes "
+                              "there (default: a mem0 memory's user or agent, else 'default'); of a kenning "
+                              "export only this scope's items come in (default: every scope it holds).")
 @click.option("--dry-run", is_flag=True, help="Say what would happen; write nothing.")
 @json_option
 @pass_kenning
@@ -80,13 +81,15 @@ def import_cmd(kb: Kenning, file: Path, fmt: str | None, scope: str | None, dry_
 
     Every item passes the write gate: secrets masked (or refused), restatements merged into the
     stored fact. A malformed file is refused whole, naming the line, before anything is written.
-    Importing the same file again changes nothing.
+    Importing the same file again changes nothing. A file someone sent you: give --scope, and
+    try --dry-run first.
 
     \b
     Example:
       kenning import backup.jsonl
       kenning import mem0.json --format mem0 --dry-run
       kenning import CLAUDE.md --scope project:web
+      kenning import from-bob.json --scope user:bob --dry-run
     """
     from kenning.exchange.reader import check_file
 

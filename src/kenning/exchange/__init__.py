@@ -4,15 +4,19 @@ imports of that export, of mem0's ``get_all`` JSON and of Markdown bullet lists.
     export           a store (or a scope) as JSON lines: header, then one line per item with its
                      history, audit entries and vector when asked for; or Markdown per scope
     import_kenning   the export back, ids, times and chains kept; idempotent
+    links            its ids and supersede links, checked across the file and the store
     import_mem0      mem0's memories, each through the whole write gate
     import_markdown  each bullet of a CLAUDE.md / MEMORY.md through the whole write gate
     reader           the file checked, read a bounded line at a time, its format guessed
     codec            an item as a JSON record and back, every field checked
     summary          what an import added, merged, left unchanged and refused
 
-A malformed file (bad JSON, a wrong field) is refused whole, naming the line, before anything is
-written; what the write gate refuses (secrets in "refuse" mode, text over the limits) is refused
-item by item and listed in the summary.
+A malformed file (bad JSON, a wrong field, an id not of kenning's form, a link out of the file or
+its scope, JSON nested too deep) is refused whole, naming the line, before anything is written;
+what the write gate refuses (secrets in "refuse" mode, text over the limits) is refused item by
+item and listed in the summary. A file is input from whoever wrote it: with ``scope`` given, it
+reaches that scope only (a kenning export: only its items of that scope; mem0 and Markdown:
+every item goes there).
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ __all__ = ["EXPORT_FORMATS", "FORMATS", "ImportSummary", "Refusal", "export", "i
 def import_file(kb: Kenning, path: str | os.PathLike[str], *, format: str | None = None, scope: str | None = None,
                 dry_run: bool = False, progress: Progress | None = None) -> ImportSummary:
     """Import ``path`` (see the module docstring); ``format`` guessed from the content when None.
-    ``scope``: where mem0 memories without a user or agent and Markdown bullets go (default
-    "default"); for a kenning export, only the items of that scope are imported."""
+    ``scope``: where every mem0 memory and Markdown bullet goes (default: a mem0 memory's user or
+    agent scope, else "default"); for a kenning export, only the items of that scope are imported
+    (default: each item into the scope it names)."""
     if not isinstance(path, str | os.PathLike):
         raise InvalidInput(f"the file to import must be a path, got {type(path).__name__}")
     file = check_file(Path(path).expanduser())

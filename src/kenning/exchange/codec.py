@@ -4,29 +4,36 @@ An item's record holds every field of its domain object (``kenning.models``) wit
 ``content``; times are ISO 8601 in UTC to the microsecond, so that a round trip keeps them exactly.
 Reading a record back checks every field's type and range (a file is input like any other) and
 derives what the store keys on (``content_key``, ``context_key``, the indexed ``content``) from the
-fields, never from what the file claims.
+fields, never from what the file claims. Ids must have the form kenning gives them, and an entity the
+bounds ``Entities.upsert`` keeps; ``audit_of`` checks an exported audit entry the same way.
 """
 
 from __future__ import annotations
 
 import base64
 import math
+import re
 from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from ..checks import check_category, check_scope, check_tags, check_unit
-from ..entities import check_attributes, name_key
+from ..entities import KIND_LIMIT, MAX_NOTES_CHARS, NAME_LIMIT, name_key
+from ..entities import _attributes as checked_attributes  # the checks of Entities.upsert, so that an
+from ..entities import _names as checked_names  # imported entity can be upserted afterwards
 from ..errors import InvalidInput
-from ..lessons import check_outcome
+from ..lessons import SLOT_LIMIT, check_outcome
+from ..memory import _PREFIX as ID_PREFIXES  # what ``memory.new_id`` puts before the 12 hex digits
 from ..models import KINDS, Item, render_entity, render_lesson
-from ..text import clean_content, content_key, normalize
-from ..timeutil import to_epoch
+from ..text import MAX_CONTENT_CHARS, check_unicode, clean_content, content_key, normalize
+from ..timeutil import from_epoch, to_epoch, utcnow
 
-MAX_ID = 100
+MAX_COUNT = 2**31 - 1  # PostgreSQL's INTEGER: a larger counter would fail the insert halfway through an import
+MAX_LABEL = 200  # a source, an audit actor
 _TIMES = ("created_at", "updated_at", "last_accessed", "expires_at")
+_ACTION = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
 def _iso(value: Any) -> Any:
@@ -75,16 +82,18 @@ def _when(record: dict[str, Any], name: str) -> float | None:
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be an ISO 8601 time or null, got {value!r}")
     try:
-        at = datetime.fromisoformat(value)
-    except ValueError:
-        raise InvalidInput(f"{name} {value[:40]!r} is not an ISO 8601 time (2026-12-01T10:00:00+00:00)") from None
-    return to_epoch(at if at.tzinfo else at.replace(tzinfo=UTC))
+        epoch = to_epoch(datetime.fromisoformat(value))
+        from_epoch(epoch)  # stored, it must read back: "0001-01-01T00:00+14:00" is before year 1 in UTC
+    except (ValueError, OverflowError):
+        raise InvalidInput(f"{name} {value[:40]!r} is not an ISO 8601 time from year 1 to 9999 in UTC "
+                           "(2026-12-01T10:00:00+00:00)") from None
+    return epoch
 
 
 def _count(record: dict[str, Any], name: str) -> int:
     value = record.get(name, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{name} must be a whole number >= 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise InvalidInput(f"{name} must be a whole number from 0 to {MAX_COUNT:,}, got {value!r:.40}")
     return value
 
 
@@ -99,13 +108,30 @@ def _link(record: dict[str, Any], name: str) -> str | None:
     value = record.get(name)
     if value is None:
         return None
-    return check_id(value, name)
+    return check_id(value, "fact", name)
 
 
-def check_id(value: object, what: str = "id") -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_ID or value != value.strip():
-        raise InvalidInput(f"{what} must be an item id such as 'f_1a2b3c4d5e6f', got {value!r:.80}")
+def check_id(value: object, kind: str, what: str = "id") -> str:
+    """``value`` if it has the form kenning gives ids of ``kind``: an id is shown in Markdown, in
+    MEMORY.md's ``<!-- id -->`` marks and on command lines, so "f_a --> INJECTED <!--" must not be one."""
+    prefix = ID_PREFIXES[kind]
+    if not isinstance(value, str) or not re.fullmatch(rf"{prefix}_[0-9a-f]{{12}}", value):
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise InvalidInput(f"{what} must be {article} {kind} id such as '{prefix}_1a2b3c4d5e6f' (the form kenning "
+                           f"gives ids), got {value!r:.80}; export the item from kenning again")
     return value
+
+
+def _plain(record: dict[str, Any], name: str, limit: int) -> str:
+    """An optional text (a source, an audit actor or reason): "" when absent; valid Unicode, no NUL."""
+    value = record.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str) or "\x00" in value:
+        raise InvalidInput(f"{name} must be text without NUL bytes, got {value!r:.60}")
+    if len(value) > limit:
+        raise InvalidInput(f"{name} is {len(value):,} characters; the limit is {limit:,}")
+    return check_unicode(value, name)
 
 
 def _number(record: dict[str, Any], name: str, default: float) -> float:
@@ -122,15 +148,15 @@ def row_of(record: object) -> dict[str, Any]:
     kind = record.get("kind")
     if kind not in KINDS:
         raise InvalidInput(f"kind must be one of {', '.join(KINDS)}, got {kind!r:.40}")
-    source = record.get("source", "import")
-    if not isinstance(source, str) or not source.strip():
-        raise InvalidInput(f"source must be a short label, got {source!r:.60}")
+    source = _plain(record, "source", MAX_CONTENT_CHARS).strip() if "source" in record else "import"
+    if not source:
+        raise InvalidInput(f"source must be a short label, got {record.get('source')!r:.60}")
     row: dict[str, Any] = {
-        "id": check_id(record.get("id")),
+        "id": check_id(record.get("id"), kind),
         "kind": kind,
         "scope": check_scope(record.get("scope")),
         "tags": check_tags(record.get("tags", [])) if kind != "entity" else [],
-        "source": source.strip()[:200],
+        "source": source[:MAX_LABEL],
         "access_count": _count(record, "access_count"),
         **{name: _when(record, name) for name in _TIMES if name != "expires_at"},
     }
@@ -144,27 +170,64 @@ def row_of(record: object) -> dict[str, Any]:
                    supersedes=_link(record, "supersedes"), pinned=_flag(record, "pinned"),
                    reinforced=_count(record, "reinforced"))
     elif kind == "lesson":
-        slots = {name: _text(record, name) for name in ("action", "context", "insight")}
+        slots = {name: _text(record, name, limit=SLOT_LIMIT) for name in ("action", "context", "insight")}
         outcome = check_outcome(record.get("outcome"))
         text = render_lesson(slots["action"], slots["context"], outcome, slots["insight"])
         row.update(slots, outcome=outcome, content=text, content_key=content_key(text), category="general",
                    importance=0.8, context_key=normalize(slots["context"]),
                    applied_count=_count(record, "applied_count"))
     else:
-        name = _text(record, "name", limit=200)
-        aliases = record.get("aliases", [])
-        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            raise InvalidInput(f"aliases must be a list of names, got {aliases!r:.60}")
-        attributes = record.get("attributes", {})
-        if not isinstance(attributes, dict):
-            raise InvalidInput(f"attributes must be a JSON object, got {type(attributes).__name__}")
-        kind_name = record.get("entity_kind") or ""
-        if not isinstance(kind_name, str):
-            raise InvalidInput(f"entity_kind must be text, got {kind_name!r:.40}")
-        notes = _text(record, "notes", limit=20_000, empty=True)
-        alias_list = [clean_content(a, "alias", 200) for a in aliases]
-        text = render_entity(name, kind_name, alias_list, check_attributes(attributes), notes)
-        row.update(name=name, entity_kind=kind_name, aliases=alias_list, attributes=attributes, notes=notes,
-                   content=text, content_key=name_key(name))
+        row.update(_entity(record))
     return row
 
+
+def _entity(record: dict[str, Any]) -> dict[str, Any]:
+    """An entity's columns, bounded as ``Entities.upsert`` bounds them (so that it can be upserted)."""
+    name = _text(record, "name", limit=NAME_LIMIT)
+    aliases = [a for a in dict.fromkeys(checked_names(record.get("aliases", []), "aliases"))
+               if name_key(a) != name_key(name)]
+    attributes = checked_attributes(record.get("attributes", {}))
+    kind_name = record.get("entity_kind") or ""
+    kind_name = clean_content(kind_name, "kind", KIND_LIMIT) if kind_name else ""
+    notes = _text(record, "notes", limit=MAX_NOTES_CHARS, empty=True)
+    text = render_entity(name, kind_name, aliases, attributes, notes)
+    return {"name": name, "entity_kind": kind_name, "aliases": aliases, "attributes": attributes, "notes": notes,
+            "content": text, "content_key": name_key(name)}
+
+
+def audit_of(record: object) -> dict[str, Any]:
+    """An exported audit entry, every field checked: at (epoch; a time ahead of now becomes now, so
+    a file cannot date history into the future), action, actor, reason, before and after."""
+    if not isinstance(record, dict):
+        raise InvalidInput(f"must be a JSON object, got {type(record).__name__}")
+    action = record.get("action")
+    if not isinstance(action, str) or not _ACTION.fullmatch(action):
+        raise InvalidInput(f"action {action!r:.60} is not an audit action (a lower-case word such as 'remember')")
+    at = _when(record, "at")
+    now = to_epoch(utcnow())
+    out: dict[str, Any] = {"at": now if at is None else min(at, now), "action": action,
+                           "actor": _plain(record, "actor", MAX_LABEL),
+                           "reason": _plain(record, "reason", MAX_CONTENT_CHARS)}
+    for name in ("before", "after"):
+        value = record.get(name)
+        if value is not None and not isinstance(value, dict):
+            raise InvalidInput(f"{name} must be a JSON object or null, got {type(value).__name__}")
+        out[name] = _valid_text(value, name)
+    return out
+
+
+def _valid_text(value: Any, what: str) -> Any:
+    """``value`` when every string in it (keys too) is valid Unicode; its nesting is bounded already
+    (``reader.MAX_NESTING``), so recursion is safe."""
+    if isinstance(value, str):
+        check_unicode(value, what)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _valid_text(key, what)
+            _valid_text(item, what)
+    elif isinstance(value, list):
+        for item in value:
+            _valid_text(item, what)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise InvalidInput(f"{what} holds {value}, which JSON has not; export the item again")
+    return value

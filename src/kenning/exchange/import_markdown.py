@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..checks import check_scope
 from ..models import DEFAULT_SCOPE
 from .gated import GatedWriter, Statement
-from .reader import lines
+from .reader import file_label, lines
 from .summary import ImportSummary
 
 if TYPE_CHECKING:
@@ -136,8 +136,8 @@ def statement_text(bullet: Bullet) -> str:
 def import_markdown(kb: Kenning, path: Path, summary: ImportSummary, *, scope: str | None, dry_run: bool,
                     progress: Progress | None) -> None:
     where = check_scope(scope) if scope else DEFAULT_SCOPE
-    writer = GatedWriter(kb, summary, source=f"markdown:{path.name}", reason=f"imported from {path.name}",
-                         dry_run=dry_run)
+    label = file_label(path)
+    writer = GatedWriter(kb, summary, source=f"markdown:{label}", reason=f"imported from {label}", dry_run=dry_run)
     total = sum(1 for _ in bullets(path, Parsed()))  # a first, cheap pass: the progress bar's total
     parsed = Parsed()
     for done, bullet in enumerate(bullets(path, parsed), 1):

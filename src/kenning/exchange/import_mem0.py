@@ -2,9 +2,11 @@
 
 Accepted shapes: the old list (``[{"id", "memory", "user_id", "metadata", "created_at", ...}]``),
 the newer ``{"results": [...]}`` (also ``{"memories": [...]}``), one memory object, or JSON lines
-of memories. ``memory`` is the text; ``user_id`` gives the scope ``user:<id>``, else ``agent_id``
-``agent:<id>``, else ``--scope`` (default "default"); an id is folded to a valid scope name
-(lower case, other characters as "-") and the summary notes it. ``metadata.category`` naming a
+of memories. ``memory`` is the text. With ``--scope`` every memory goes into that scope, its
+``user_id`` / ``agent_id`` kept as a tag (``user:<id>``, ``agent:<id>``): a file from someone else
+cannot write into another scope. Without it ``user_id`` gives the scope ``user:<id>``, else
+``agent_id`` ``agent:<id>``, else "default"; an id is folded to a valid scope name (lower case,
+other characters as "-") and the summary notes it. ``metadata.category`` naming a
 kenning category sets it, any other category and ``metadata.tags``, mem0's ``categories``,
 ``app_id``/``run_id`` and short scalar metadata become tags (``key:value``); what cannot be kept
 is noted. ``created_at``/``updated_at`` are kept on facts the import adds, ``expiration_date`` as
@@ -27,7 +29,7 @@ from ..checks import check_scope
 from ..errors import InvalidInput
 from ..models import CATEGORIES, DEFAULT_SCOPE
 from .gated import GatedWriter, Statement
-from .reader import read_document
+from .reader import file_label, parse_json, read_document
 from .summary import ImportSummary
 
 if TYPE_CHECKING:
@@ -41,7 +43,9 @@ def memories(path: Path) -> list[dict[str, Any]]:
     """Every memory object of the file, checked for shape; InvalidInput naming where it is wrong."""
     text = read_document(path)
     try:
-        data: Any = json.loads(text)
+        data: Any = parse_json(text, path.name)
+    except InvalidInput:
+        raise
     except json.JSONDecodeError as exc:
         if exc.msg != "Extra data":
             raise InvalidInput(f"{path.name} line {exc.lineno} column {exc.colno}: not JSON ({exc.msg}); nothing was "
@@ -65,23 +69,43 @@ def _json_lines(name: str, text: str) -> list[Any]:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                out.append(json.loads(line))
+                out.append(parse_json(line, name, number))
+            except InvalidInput:
+                raise
             except ValueError as exc:
                 raise InvalidInput(f"{name} line {number}: not JSON ({exc}); nothing was imported") from None
     return out
 
 
-def scope_of(memory: dict[str, Any], fallback: str, summary: ImportSummary) -> str:
+def _owners(memory: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(field, scope kind, id) of the memory's ``user_id`` and ``agent_id``, when given."""
+    out = []
     for field, prefix in (("user_id", "user"), ("agent_id", "agent")):
         value = memory.get(field)
-        if isinstance(value, str | int) and str(value).strip():
-            raw = str(value).strip()
-            name = _NOT_IN_SCOPE.sub("-", unicodedata.normalize("NFKC", raw).lower()).strip("-._")[:190] or "unnamed"
-            scope = check_scope(f"{prefix}:{name}")
-            if name != raw:
-                summary.note(f"mem0 {field} {raw[:60]!r} became scope {scope!r}")
-            return scope
+        if isinstance(value, str | int) and not isinstance(value, bool) and str(value).strip():
+            out.append((field, prefix, str(value).strip()))
+    return out
+
+
+def scope_of(memory: dict[str, Any], fallback: str, summary: ImportSummary) -> str:
+    for field, prefix, raw in _owners(memory)[:1]:
+        name = _NOT_IN_SCOPE.sub("-", unicodedata.normalize("NFKC", raw).lower()).strip("-._")[:190] or "unnamed"
+        scope = check_scope(f"{prefix}:{name}")
+        if name != raw:
+            summary.note(f"mem0 {field} {raw[:60]!r} became scope {scope!r}")
+        return scope
     return fallback
+
+
+def _placed(memory: dict[str, Any], scope: str | None, summary: ImportSummary) -> tuple[str, list[str]]:
+    """The memory's scope, and the tags that keep its user and agent when ``scope`` decides instead."""
+    if scope is None:
+        return scope_of(memory, DEFAULT_SCOPE, summary), []
+    owners = _owners(memory)
+    if owners:
+        summary.note(f"--scope {scope}: every memory went there; mem0's user_id and agent_id were kept as tags "
+                     "(user:<id>, agent:<id>). Leave out --scope to import each into its own user or agent scope")
+    return scope, [f"{prefix}:{raw}" for _, prefix, raw in owners]
 
 
 def _time(memory: dict[str, Any], field: str, n: int, summary: ImportSummary) -> datetime | None:
@@ -127,11 +151,14 @@ def import_mem0(kb: Kenning, path: Path, summary: ImportSummary, *, scope: str |
                 progress: Progress | None) -> None:
     found = memories(path)  # the whole file checked before anything is written
     summary.position = "memory"
-    writer = GatedWriter(kb, summary, source="mem0", reason=f"imported from {path.name} (mem0)", dry_run=dry_run)
-    fallback = check_scope(scope) if scope else DEFAULT_SCOPE
+    writer = GatedWriter(kb, summary, source="mem0", reason=f"imported from {file_label(path)} (mem0)",
+                         dry_run=dry_run)
+    where = check_scope(scope) if scope else None
     for n, memory in enumerate(found, 1):
         tags, category = _tags_and_category(memory, n, summary)
-        writer.write(Statement(n, memory["memory"], scope_of(memory, fallback, summary), tuple(tags), category,
+        place, owners = _placed(memory, where, summary)
+        tags = [t.strip()[:100] for t in dict.fromkeys(owners + tags) if t.strip()]
+        writer.write(Statement(n, memory["memory"], place, tuple(tags), category,
                                _time(memory, "created_at", n, summary), _time(memory, "updated_at", n, summary),
                                _time(memory, "expiration_date", n, summary)))
         if progress is not None:

@@ -3,15 +3,19 @@ format guessed from the first bytes when none is given.
 
 A line over ``MAX_LINE_BYTES`` stops the import with its number (a kenning export line holds one
 item and its history: far less, even with vectors); a whole-document format (mem0's JSON) is read
-only when the file is under ``MAX_DOCUMENT_BYTES``.
+only when the file is under ``MAX_DOCUMENT_BYTES``. JSON nested more than ``MAX_NESTING`` deep is
+refused by its line too: Python's parser would fail with a RecursionError, and every recursive
+walk after it (redaction, the checks, ``json.dumps``) could.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ..errors import InvalidInput
 from ..fileio import size_text
@@ -21,6 +25,8 @@ MAX_DOCUMENT_BYTES = 256 << 20
 FORMATS = ("kenning", "mem0", "markdown")
 EXPORT_FORMAT = "kenning-export"
 _SNIFF_BYTES = 64 << 10
+MAX_NESTING = 32  # lists and objects; an export line nests about 12 (entry, audit, before, attributes)
+_NESTING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}\n]')  # strings skipped whole: brackets in them do not count
 
 
 def check_file(path: Path) -> Path:
@@ -85,7 +91,7 @@ def guess(path: Path) -> tuple[str, str]:
         first = head.split("\n", 1)[0]
         try:
             obj = json.loads(first)
-        except ValueError:
+        except (ValueError, RecursionError):  # the reader of the format says what is wrong, by its line
             return "mem0", "it starts with '{' (a JSON object, read as mem0's get_all)"
         if isinstance(obj, dict) and obj.get("format") == EXPORT_FORMAT:
             return "kenning", f"its first line is a {EXPORT_FORMAT} header"
@@ -101,3 +107,55 @@ def check_format(value: object) -> str | None:
     if value not in FORMATS:
         raise InvalidInput(f"import format {value!r} is not one of {', '.join(FORMATS)} (or leave it out to guess)")
     return str(value)
+
+
+def file_label(path: Path) -> str:
+    """The file's name as sources and audit rows show it: valid UTF-8 (a name of other bytes comes
+    as lone surrogates, which cannot be stored), printable, at most 100 characters."""
+    name = os.fsencode(path.name).decode("utf-8", "replace")
+    return "".join(c if c.isprintable() else "?" for c in name)[:100] or "file"
+
+
+def parse_json(text: str, name: str, line: int | None = None) -> Any:
+    """``text`` as JSON (ValueError when it is not); InvalidInput naming the line (``line``, or the
+    line of ``text`` where it happens) when it nests more than ``MAX_NESTING`` deep."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = None
+    else:
+        if within_nesting(value):
+            return value
+    where = line if line is not None else _deep_line(text)
+    raise InvalidInput(f"{name} line {where}: nests lists and objects more than {MAX_NESTING} deep; nothing was "
+                       "imported. No export or mem0 file nests so deep: check that it is the file you meant")
+
+
+def within_nesting(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether ``value`` nests at most ``limit`` lists and objects (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return False
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def _deep_line(text: str) -> int:
+    """The line of ``text`` where its nesting first passes ``MAX_NESTING``."""
+    line, depth = 1, 0
+    for token in _NESTING_TOKEN.finditer(text):
+        mark = token.group()
+        if mark == "\n":
+            line += 1
+        elif mark in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif mark in "]}":
+            depth -= 1
+    return line
