@@ -159,7 +159,9 @@ def _purge_table(done: Purge, title: str) -> Table:
     rows = [("items", len(done.items)), ("audit entries blanked", done.audit_entries),
             ("hot memory entries", done.hot_entries), ("note paragraphs", done.note_paragraphs),
             ("transcript messages", done.transcript_messages), ("skill feedback notes", done.feedback_notes),
-            ("files and folders", ", ".join(done.removed_paths) or "-")]
+            ("skill drafts", done.skill_drafts), ("skill version files", done.skill_version_files),
+            ("files and folders", ", ".join(done.removed_paths) or "-"),
+            ("still in skill files (edit them, then purge again)", ", ".join(done.live_skill_files) or "-")]
     return output.table(title, ("what", "how many"), rows)
 
 

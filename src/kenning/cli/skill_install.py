@@ -53,6 +53,10 @@ def _show_candidate(c: Candidate, title: str) -> None:
     output.show(Text(f"{title}: {report.verdict} ({counts}); trust {c.level}", style=_VERDICT_STYLE[report.verdict]))
     if c.left_out:
         output.show(Text("  left out (hidden, never loaded or versioned): " + ", ".join(c.left_out), style="dim"))
+    masked = c.masker.found if c.masker else []
+    if masked:  # before a person confirms: what lands is the masked text
+        output.show(Text("  secrets masked: " + "; ".join(f"{m.kind} x{m.count} at {m.where}" for m in masked),
+                         style="yellow"))
 
 
 def _accepts(candidates: Sequence[Candidate], accept: bool, as_json: bool, verb: str) -> bool:

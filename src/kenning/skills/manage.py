@@ -11,10 +11,12 @@ away first and removed only after the commit; an install (``kenning.skills.insta
 prepared folder into place the same way. Built-in and extra sources are read-only; a skill
 folder that is a link, a source root, or anything outside the writable roots is never deleted.
 
-Text written through these operations (SKILL.md, a patch's new text, UTF-8 linked files, the
-reason) passes the write gate for secrets only (``Gate.scrub(secrets_only=True)``): keys and
-passwords are masked, example addresses and phone numbers in instructions are left alone. Every
-answer lists what was masked, by file and line (``masking``), and its message says so.
+Text written through these operations (SKILL.md, a patch's new text, linked files, an installed
+skill's files, the reason) passes the write gate for secrets only (``Gate.scrub(secrets_only=True)``):
+keys and passwords are masked, example addresses and phone numbers in instructions are left alone;
+a file that is not UTF-8 is masked in the encoding it reads as, and a binary one that seems to hold a
+secret is refused (``masking``). Every answer lists what was masked, by file and line, and its
+message says so.
 """
 
 from __future__ import annotations
@@ -125,7 +127,9 @@ class Manager:
         self.on_change = on_change
         self.gate = gate
 
-    def _masker(self) -> Masker:
+    def masker(self) -> Masker:
+        """The redaction of one write (an install masks its files with it in quarantine, before
+        they are scanned, and hands it to ``install``)."""
         return Masker(self.gate.scrub("skill", secrets_only=True))
 
     # -- where writes may go ----------------------------------------------------------------------
@@ -230,7 +234,7 @@ class Manager:
                target: object = "user", force: bool = False, reason: str = "") -> Change:
         name = check_name(name)
         cat = check_category(category)
-        masker = self._masker()
+        masker = self.masker()
         text = text_to_write(masker.text(_text(content, "content"), SKILL_FILE))  # never a BOM
         front = validate_skill_md(text, name)
         source = self.target_root(target)
@@ -262,7 +266,7 @@ class Manager:
 
     def edit(self, skill: Skill, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "edit")
-        masker = self._masker()
+        masker = self.masker()
         text = text_to_write(masker.text(_text(content, "content"), SKILL_FILE))  # never a BOM
         validate_skill_md(text, skill.path.name)
         with self._changing(self._loc(skill), "edit", reason, masker) as pending:
@@ -276,7 +280,7 @@ class Manager:
             files.linked_file(skill.path, file_path)
         if target.is_file():  # its size before its bytes (a missing file is reported below)
             files.file_size(target, rel, READ_MAX_BYTES if rel == SKILL_FILE else files.MAX_FILE_BYTES)
-        masker = self._masker()
+        masker = self.masker()
         with self._changing(self._loc(skill), "patch", reason, masker) as pending:
             before = pending.before
             if rel not in before:
@@ -285,7 +289,7 @@ class Manager:
                 current = before[rel].decode("utf-8")
             except UnicodeDecodeError:
                 raise InvalidInput(f"file {rel!r} is not UTF-8 text; replace it with write_file") from None
-            masked = masker.scrub(new, rel) if isinstance(new, str) else new  # only the text being written
+            masked = masker.passage(new, rel) if isinstance(new, str) else new  # only the text being written
             patched = apply_patch(current, old, masked, replace_all=replace_all, what=rel)
             if isinstance(new, str) and masked != new:  # the same passages with the caller's words: where
                 given = apply_patch(current, old, new, replace_all=replace_all, what=rel)  # the masks landed
@@ -306,7 +310,7 @@ class Manager:
     def write_file(self, skill: Skill, file_path: object, content: object, *, reason: str = "") -> Change:
         self._writable(skill, "change")
         rel, target = files.linked_file(skill.path, file_path)
-        masker = self._masker()
+        masker = self.masker()
         data = _masked_bytes(content, masker, rel)
         self._check_size(rel, data)
         if target.is_dir():
@@ -320,7 +324,7 @@ class Manager:
         rel, target = files.linked_file(skill.path, file_path)
         if not target.is_file():
             raise NotFound(f"skill {skill.name!r} has no file {rel!r}")
-        with self._changing(self._loc(skill), "remove_file", reason, self._masker()) as pending:
+        with self._changing(self._loc(skill), "remove_file", reason, self.masker()) as pending:
             files.remove_file(target, skill.path)
         return self._done("remove_file", skill, pending, f"removed {rel}")
 
@@ -336,7 +340,7 @@ class Manager:
             raise Forbidden(f"{folder} is a skills source root, not a skill; refused")
         if not any(inside(real, s.root.resolve()) for s in self.sources if s.writable):
             raise Forbidden(f"skill folder {folder} is outside every writable skills root; refused")
-        with self._changing(self._loc(skill), "delete", reason, self._masker()) as pending:
+        with self._changing(self._loc(skill), "delete", reason, self.masker()) as pending:
             trash = files.move_aside(folder)
             pending.restore = functools.partial(os.replace, trash, folder)  # on failure, hidden files too
         files.remove_trash(trash)  # only once the deletion is recorded: until then it can be undone
@@ -358,7 +362,7 @@ class Manager:
                                f"({exc}); restore it by hand or edit the skill") from None
         if loc.path.is_symlink():
             raise Forbidden(f"skill folder {loc.path} is a symbolic link; kenning does not write through links")
-        masker = self._masker()
+        masker = self.masker()
         with self._changing(loc, "rollback", reason or f"rollback to version {number}", masker) as pending:
             _write_state(loc.path, state)
         return Change("rollback", loc.name, loc.source, loc.path, pending.number,
@@ -366,12 +370,13 @@ class Manager:
                       masked=tuple(masker.found))
 
     def install(self, loc: Location, staged: Path, *, expected: str, action: str = "install",
-                reason: str = "") -> Change:
+                reason: str = "", masker: Masker | None = None) -> Change:
         """Put the prepared skill folder ``staged`` at ``loc`` in one rename (``kenning.skills.install``
         prepares it beside ``loc.path``, on the same file system), replacing the folder there, if any,
         which is renamed aside first and removed once the change is recorded. ``expected`` is the
         checksum (``versions.checksum``) of the files that were scanned: other files are refused, so
-        what lands is what was scanned. Recorded as version ``action`` ("install" or "update")."""
+        what lands is what was scanned. ``masker``: the one that masked the staged files (what it
+        masked is audited and answered). Recorded as version ``action`` ("install" or "update")."""
         self._writable(loc, action)
         folder = loc.path
         if folder.is_symlink():
@@ -382,7 +387,8 @@ class Manager:
             raise Conflict(f"the files prepared for skill {loc.name!r} in {staged} changed after they were scanned; "
                            "nothing was installed: install it again")
         trash: Path | None = None
-        with self._changing(loc, action, reason, self._masker()) as pending:
+        masker = masker or self.masker()
+        with self._changing(loc, action, reason, masker) as pending:
             if folder.exists():
                 trash = files.move_aside(folder)
             pending.restore = functools.partial(_undo_install, folder, trash)
@@ -395,7 +401,8 @@ class Manager:
             files.remove_trash(trash)  # only once the change is recorded: until then it can be undone
         verb = {"install": "installed", "update": "updated"}.get(action, action)
         return Change(action, loc.name, loc.source, folder, pending.number,
-                      f"{verb} skill {loc.name!r} in the {loc.source} source (version {pending.number})")
+                      f"{verb} skill {loc.name!r} in the {loc.source} source (version {pending.number})",
+                      masked=tuple(masker.found))
 
     # -- helpers --------------------------------------------------------------------------------------
 
@@ -431,19 +438,13 @@ def _left_empty(folder: Path) -> bool:
 
 
 def _masked_bytes(content: object, masker: Masker, rel: str) -> bytes:
-    """The bytes of a linked file to write, secrets masked when it is UTF-8 text (binary assets are
-    written as given)."""
+    """The bytes of a linked file to write, secrets masked (``Masker.data``: text in the encoding it
+    reads as; a binary asset is written as given, or refused when it seems to hold a secret)."""
     if isinstance(content, bytes | bytearray):
-        raw = bytes(content)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return raw
-    elif isinstance(content, str):
-        text = content
-    else:
-        raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
-    return masker.text(text, rel).encode("utf-8")
+        return masker.data(bytes(content), rel)
+    if isinstance(content, str):
+        return masker.text(content, rel).encode("utf-8")
+    raise InvalidInput(f"file_content must be text or bytes, got {type(content).__name__}")
 
 
 def _undo_install(folder: Path, trash: Path | None) -> None:

@@ -6,6 +6,12 @@ the text as given with the text as written, line by line: outside the masked spa
 same, so a line differs only where something was masked, and the new ``[REDACTED:kind]`` on it are
 the ones the gate put there (placeholders already in the text are never rewritten, so they are
 subtracted). Line numbers are those of the file as written, where the placeholder can be seen.
+
+File bytes (``Masker.data``) are masked as text when they read as text: UTF-8; UTF-16 with a
+byte-order mark; else Latin-1 when they hold no control bytes (every byte is one character there,
+so the bytes around a placeholder come back exactly as they were); the encoding is named in the
+answer. A binary file (an image, an archive) is kept as it is, unless its bytes seem to hold a
+secret: masking would break the file and keeping it would store the secret, so it is refused.
 """
 
 from __future__ import annotations
@@ -13,13 +19,17 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..gate import Gate, Scrub
+from ..errors import InvalidInput
+from ..gate import Gate, Scrub, redact
+from ..text import check_unicode
 
 _PLACEHOLDER = re.compile(r"\[REDACTED:([A-Za-z0-9_]+)\]")
 _LISTED = 8  # places named in a message; the response lists them all
+_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_CONTROL = frozenset(range(0x20)) - frozenset(b"\t\n\r\f\v\x1b")  # what text files do not hold
 
 
 @dataclass(frozen=True)
@@ -30,13 +40,45 @@ class Masked:
     line: int
     kind: str
     count: int
+    encoding: str | None = None  # how a file that is not UTF-8 was read to mask it
 
     @property
     def where(self) -> str:
-        return f"{self.file} line {self.line}" if self.file else "the reason"
+        if not self.file:
+            return "the reason"
+        return f"{self.file} line {self.line}" + (f" (read as {self.encoding})" if self.encoding else "")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "kind": self.kind, "count": self.count}
+        out: dict[str, Any] = {"file": self.file, "line": self.line, "kind": self.kind, "count": self.count}
+        return out | ({"encoding": self.encoding} if self.encoding else {})
+
+
+def decoded(raw: bytes) -> tuple[str, str] | None:
+    """``raw`` as text and the encoding it was read in (see the module docstring); None: binary."""
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw[len(bom):].decode(encoding), encoding
+            except UnicodeDecodeError:
+                return None
+    if _CONTROL.isdisjoint(raw):
+        return raw.decode("latin-1"), "latin-1"
+    return None
+
+
+def encoded(text: str, encoding: str) -> bytes:
+    """``text`` back in the encoding ``decoded`` read it in (a UTF-16 file keeps its byte-order mark)."""
+    bom = next((b for b, e in _BOMS if e == encoding), b"")
+    return bom + text.encode(encoding)
+
+
+def _binary_secrets(raw: bytes, scrub: Scrub) -> tuple[tuple[str, int], ...]:
+    """What looks like a secret in the bytes of a binary file (read byte for byte), by kind."""
+    return redact(raw.decode("latin-1"), scrub.policy).found
 
 
 def locate(given: str, written: str, file: str | None) -> list[Masked]:
@@ -67,11 +109,37 @@ class Masker:
         self.found: list[Masked] = []
 
     def text(self, text: str, file: str | None) -> str:
-        """``text`` masked; what was masked is kept with its lines (in ``file``)."""
-        written = self.scrub(text, file or "reason")
+        """``text`` masked; what was masked is kept with its lines (in ``file``). InvalidInput naming
+        the file when the text cannot be written (a lone surrogate), before anything is."""
+        written = self.passage(text, file)
         if written != text:
             self.found += locate(text, written, file)
         return written
+
+    def passage(self, text: str, file: str | None) -> str:
+        """``text`` checked and masked, where it lands left to the caller (``placed``: a patch)."""
+        check_unicode(text, f"the text for file {file!r}" if file else "the reason")
+        return self.scrub(text, file or "reason")
+
+    def data(self, raw: bytes, file: str) -> bytes:
+        """A file's bytes masked, as text when they read as text (see the module docstring);
+        InvalidInput naming the file when a binary file seems to hold a secret."""
+        read = decoded(raw)
+        if read is None:
+            found = _binary_secrets(raw, self.scrub)
+            if found:
+                kinds = ", ".join(f"{n} {kind}" for kind, n in found)
+                raise InvalidInput(f"file {file!r} is not text (not UTF-8, UTF-16 or Latin-1) and seems to hold a "
+                                   f"secret ({kinds}); kenning masks secrets in text only, and masking this file "
+                                   "would break it: take the secret out of the file and write it again")
+            return raw
+        text, encoding = read
+        written = self.scrub(text, file)
+        if written == text:
+            return raw
+        places = locate(text, written, file)
+        self.found += places if encoding == "utf-8" else [replace(m, encoding=encoding) for m in places]
+        return encoded(written, encoding)
 
     def placed(self, given: str, written: str, file: str) -> None:
         """Keep where masked text landed in a file built from it (a patch: the file with the caller's

@@ -206,6 +206,11 @@ class Store(Protocol):
         """Record the next state of the skill at (root, rel_path) with its files (their bytes
         masked for secrets, stored once per content); its number."""
 
+    def replace_skill_blob(self, sha256: str, content: bytes) -> None:
+        """Put ``content`` (masked) in place of the stored file bytes ``sha256`` in every version listing
+        them, and delete the old bytes (a purge: the versions stay, the text goes); joins the open
+        transaction."""
+
     def skill_history(self, root: str, rel_path: str, *, last: bool = False) -> list[SkillVersionRow]:
         """The recorded states of the skill at (root, rel_path), oldest first (only the newest with ``last``)."""
 

@@ -42,6 +42,17 @@ class SkillRows(SQLiteBase):
                              (version_id, path, sha, len(data)))
         return number
 
+    def replace_skill_blob(self, sha256: str, content: bytes) -> None:
+        data = self.redactor.data(content, secrets_only=True)
+        new = hashlib.sha256(data).hexdigest()
+        if new == sha256:
+            return
+        with self._write() as conn:  # the new bytes first, so that no file row points at nothing
+            conn.execute("INSERT OR IGNORE INTO skill_blobs (sha256, content) VALUES (?, ?)", (new, data))
+            conn.execute("UPDATE skill_version_files SET sha256 = ?, size = ? WHERE sha256 = ?",
+                         (new, len(data), sha256))
+            conn.execute("DELETE FROM skill_blobs WHERE sha256 = ?", (sha256,))
+
     def skill_history(self, root: str, rel_path: str, *, last: bool = False) -> list[SkillVersionRow]:
         order = "number DESC LIMIT 1" if last else "number"
         return [_version(r) for r in self._rows(

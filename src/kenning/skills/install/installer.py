@@ -1,10 +1,12 @@
 """Installing skills from elsewhere: fetch, quarantine, scan, decide, move into place, lock.
 
 ``Installer.prepare(SOURCE)`` fetches the source (``fetch``), copies each skill asked for into a
-quarantine folder under the data directory with every entry checked on the way (``unpack``), checks
-its SKILL.md strictly, scans it (``kenning.skills.scan``) and asks the policy (``trust.decide``): the
-``Plan`` says, per skill, its verdict, findings, trust level and whether the policy allows, asks or
-blocks. Nothing is in a skills root yet. ``Installer.apply(plan, accept_caution=…)`` refuses the whole
+quarantine folder under the data directory with every entry checked on the way (``unpack``), passes
+its files through the write gate as ``skill_manage`` does (secrets masked, by file and line; a binary
+file that seems to hold one refuses the skill: ``masking``), checks its SKILL.md strictly, scans it
+(``kenning.skills.scan``) and asks the policy (``trust.decide``): the ``Plan`` says, per skill, its
+verdict, findings, trust level, what was masked and whether the policy allows, asks or blocks.
+Nothing is in a skills root yet. ``Installer.apply(plan, accept_caution=…)`` refuses the whole
 plan if any skill is blocked (or asks and caution was not accepted), auditing each refusal; else each
 skill is moved beside its target folder (a rename when the quarantine is on the same file system, a
 copy otherwise), then renamed into place by ``Manager.install``, which records it as a skill version
@@ -27,7 +29,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +40,7 @@ from .. import files, versions
 from ..diff import state_diff
 from ..frontmatter import check_name, parse_front_matter, validate_skill_md
 from ..manage import Change
+from ..masking import Masker
 from ..model import SKILL_FILE
 from ..scan import ScanReport, scan_skill
 from ..sources import Source
@@ -71,12 +74,15 @@ class Candidate:
     dest: Location
     replaces: bool
     left_out: tuple[str, ...] = ()
+    masker: Masker | None = field(default=None, repr=False, compare=False)  # what masked its files
 
     def to_dict(self) -> dict[str, Any]:
+        masked = self.masker.found if self.masker else []
         return {"name": self.name, "subdir": self.subdir, "path": str(self.dest.path), "verdict": self.report.verdict,
                 "counts": self.report.counts(), "findings": [f.to_dict() for f in self.report.findings],
                 "trust": self.level, "decision": self.decision.to_dict(), "replaces": self.replaces,
-                "hash": f"sha256:{self.checksum}", "left_out": list(self.left_out)}
+                "hash": f"sha256:{self.checksum}", "left_out": list(self.left_out),
+                "masked": [m.to_dict() for m in masked]}
 
 
 @dataclass(frozen=True)
@@ -325,7 +331,8 @@ class Installer:
 
     def _candidate(self, got: Fetched, subdir: str, folder: Path, root: Source, level: str, *,
                    name: str | None, replace: bool, at: str | None = None) -> Candidate:
-        """Copy the skill at ``subdir`` of the source into ``folder``, check its SKILL.md, scan it."""
+        """Copy the skill at ``subdir`` of the source into ``folder``, check its SKILL.md, mask its
+        files, scan them (what is scanned is what lands: the masked files)."""
         where = f"{got.where}, skill {subdir or '(top)'}"
         extracted = extract(got.members, subdir, folder, where)
         skill_file = folder / SKILL_FILE
@@ -338,16 +345,17 @@ class Installer:
         own = parse_front_matter(text, lenient=True).data.get("name")
         final = check_name(name or (own.strip() if isinstance(own, str) else "") or Path(subdir).name or "")
         if final != own:  # installed under another name: the front matter must say it (folder name = name)
-            text = _renamed(text, final)
-            files.atomic_write(skill_file, text.encode("utf-8"))
+            files.atomic_write(skill_file, _renamed(text, final).encode("utf-8"))
+        masker = self.skills.manager.masker()
+        state = _masked(folder, masker, where)
         try:
-            validate_skill_md(text, final)
+            validate_skill_md(state[SKILL_FILE].decode("utf-8"), final)
         except InvalidInput as exc:
             raise InvalidInput(f"{where}: {exc}; fix it at the source, or copy the skill by hand") from None
         report = scan_skill(folder, cache_dir=self.cache_dir)
         dest, replaces = self._destination(root, final, replace, at)
-        return Candidate(final, subdir, folder, report, versions.checksum(files.snapshot(folder)), level,
-                         decide(level, report.verdict), dest, replaces, extracted.left_out)
+        return Candidate(final, subdir, folder, report, versions.checksum(state), level,
+                         decide(level, report.verdict), dest, replaces, extracted.left_out, masker)
 
     def _destination(self, root: Source, name: str, replace: bool, at: str | None) -> tuple[Location, bool]:
         """Where skill ``name`` goes in ``root`` (``at``: the path an update keeps), and whether a folder
@@ -399,7 +407,7 @@ class Installer:
             why = f"{reason} ({c.report.verdict}, trust {c.level}" + (", caution accepted)" if decision.override
                                                                        else ")")
             change = self._relock(root, entry, lambda: self.skills.manager.install(
-                c.dest, staged, expected=c.checksum, action=action, reason=why))
+                c.dest, staged, expected=c.checksum, action=action, reason=why, masker=c.masker))
         finally:
             if staged.exists():
                 shutil.rmtree(staged, ignore_errors=True)
@@ -474,6 +482,22 @@ def _renamed(text: str, name: str) -> str:
     body = match.group(2) or ""
     body = _NAME_LINE.sub(f"name: {name}", body, count=1) if _NAME_LINE.search(body) else f"name: {name}\n{body}"
     return match.group(1) + body + match.group(3) + text[match.end():]
+
+
+def _masked(folder: Path, masker: Masker, where: str) -> dict[str, bytes]:
+    """Pass every file of the quarantined skill through the write gate, as ``skill_manage`` passes
+    what it writes, rewriting the ones it masks; the files as they are then. InvalidInput (nothing
+    installed) when a binary file seems to hold a secret."""
+    state = files.snapshot(folder)
+    for rel, raw in sorted(state.items()):
+        try:
+            data = masker.data(raw, rel)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{where}: {exc}; the skill was not installed") from None
+        if data != raw:
+            files.atomic_write(folder / rel, data)
+            state[rel] = data
+    return state
 
 
 def _stage(quarantined: Path, dest: Path) -> Path:

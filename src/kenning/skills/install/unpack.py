@@ -98,7 +98,23 @@ def zip_members(archive: zipfile.ZipFile, where: str) -> list[Member]:
                             "refused, nothing was installed")
         seen.add(rel)
         out.append(Member(rel, kind, info.file_size, bool(mode & 0o111), functools.partial(archive.open, info)))
+    _check_file_folder_clash(out, where)
     return out
+
+
+def _check_file_folder_clash(members: list[Member], where: str) -> None:
+    """InvalidInput naming both entries when one is a file (or a link) and another puts something
+    under it, or names it as a folder: a path cannot be both (a folder on disk cannot hold either)."""
+    not_dirs = {m.rel for m in members if m.kind != "dir"}
+    for m in members:
+        parts = m.rel.split("/")
+        above = ["/".join(parts[:i]) for i in range(1, len(parts))] + ([m.rel] if m.kind == "dir" else [])
+        clash = next((a for a in above if a in not_dirs), None)
+        if clash is not None:
+            shown = m.rel + "/" if m.kind == "dir" else m.rel
+            raise InvalidInput(f"{where}: entry {clash!r} is a file, and entry {shown!r} makes it a folder; a path "
+                               "cannot be both, so the archive is refused and nothing was installed: rebuild it "
+                               "without one of them")
 
 
 def _kind(mode: int) -> str:
