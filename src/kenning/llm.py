@@ -10,6 +10,9 @@ One small protocol, one implementation:
   any other 4xx fails at once, since sending the same request again cannot help.
 * ``CostGuard``: limits calls and tokens per consolidation run (``with guard.run():``) and per
   sliding hour across the process. A call that would pass a limit is refused before it is sent.
+  A run belongs to the context (thread or task) that opened it, not to one guard: every call made
+  inside it counts, whichever model's guard admits it (a consolidation's own model, the write
+  gate's), and each is held to the run's limits and to its own guard's.
 
 Errors name the endpoint and the last status, never the API key.
 """
@@ -89,6 +92,20 @@ class RunUsage:
     tokens: int = 0
 
 
+@dataclass
+class _Run:
+    """An open run: what it spent, and the per-run limits of the guard that opened it."""
+
+    usage: RunUsage
+    max_calls: int
+    max_tokens: int
+
+
+# One per context, shared by every guard: a consolidation's budget must cover the write gate's
+# calls for the facts it writes too, and the gate may ask another model than the run's.
+_OPEN_RUN: ContextVar[_Run | None] = ContextVar("kenning_llm_run", default=None)
+
+
 class _Spend:
     """One admitted call: its estimate until the answer's real usage replaces it."""
 
@@ -130,10 +147,12 @@ _PROCESS_WINDOW = HourWindow()
 class CostGuard:
     """Limits on calls and tokens per consolidation run and per hour; thread-safe.
 
-    ``with guard.run():`` opens a run (a nested ``run()`` shares the outer one's budget); calls
-    outside a run are held to the hourly limits only. The run is tracked per context (thread or
-    task), so concurrent consolidations each get their own. A call is one ``complete``, however
-    many attempts its retries take; it is admitted on its estimate, then charged its real usage.
+    ``with guard.run():`` opens a run; a ``run()`` inside it, of this guard or another, shares its
+    budget, and every guard's calls inside it are counted in it (each held to the run's limits and
+    to its own). Calls outside a run are held to the hourly limits only. The run is tracked per
+    context (thread or task), so concurrent consolidations each get their own. A call is one
+    ``complete``, however many attempts its retries take; it is admitted on its estimate, then
+    charged its real usage.
     """
 
     def __init__(
@@ -153,22 +172,20 @@ class CostGuard:
         self.max_calls_per_hour = max_calls_per_hour
         self.max_tokens_per_hour = max_tokens_per_hour
         self.window = window or _PROCESS_WINDOW
-        # One variable per guard (not per module) so that two guards never share a run.
-        self._run: ContextVar[RunUsage | None] = ContextVar(f"kenning_llm_run_{id(self)}", default=None)
 
     @contextmanager
     def run(self) -> Iterator[RunUsage]:
         """One consolidation: calls and tokens inside are counted against the per-run limits."""
-        current = self._run.get()
+        current = _OPEN_RUN.get()
         if current is not None:
-            yield current
+            yield current.usage
             return
-        usage = RunUsage()
-        token = self._run.set(usage)
+        opened = _Run(RunUsage(), self.max_calls_per_run, self.max_tokens_per_run)
+        token = _OPEN_RUN.set(opened)
         try:
-            yield usage
+            yield opened.usage
         finally:
-            self._run.reset(token)
+            _OPEN_RUN.reset(token)
 
     def last_hour(self) -> RunUsage:
         """Calls and tokens spent in the last hour (by every guard sharing this window)."""
@@ -177,17 +194,17 @@ class CostGuard:
 
     def admit(self, estimated_tokens: int) -> _Spend:
         """Record a call about to be sent, or raise ``LLMBudgetExceeded`` if it would pass a limit."""
-        run = self._run.get()
+        run = _OPEN_RUN.get()
         with self.window.lock:
             hour, frees_in = self.window.usage()
             if run is not None:
                 self._check_run(run, estimated_tokens)
             self._check_hour(hour, estimated_tokens, frees_in)
-            spend = _Spend(self.window.clock(), estimated_tokens, run)
+            spend = _Spend(self.window.clock(), estimated_tokens, run.usage if run is not None else None)
             self.window.add(spend)
             if run is not None:
-                run.calls += 1
-                run.tokens += estimated_tokens
+                run.usage.calls += 1
+                run.usage.tokens += estimated_tokens
             return spend
 
     def settle(self, spend: _Spend, tokens: int) -> None:
@@ -197,17 +214,20 @@ class CostGuard:
                 spend.run.tokens += tokens - spend.tokens
             spend.tokens = tokens
 
-    def _check_run(self, run: RunUsage, estimate: int) -> None:
-        if run.calls >= self.max_calls_per_run:
+    def _check_run(self, run: _Run, estimate: int) -> None:
+        used = run.usage
+        max_calls = min(run.max_calls, self.max_calls_per_run)
+        max_tokens = min(run.max_tokens, self.max_tokens_per_run)
+        if used.calls >= max_calls:
             raise LLMBudgetExceeded(
-                f"language model call refused: this run already made {run.calls} calls, the limit "
-                f"(max_calls_per_run in [llm]) is {self.max_calls_per_run}; raise it in kenning.toml "
+                f"language model call refused: this run already made {used.calls} calls, the limit "
+                f"(max_calls_per_run in [llm]) is {max_calls}; raise it in kenning.toml "
                 "or consolidate fewer items at once")
-        if run.tokens + estimate > self.max_tokens_per_run:
+        if used.tokens + estimate > max_tokens:
             raise LLMBudgetExceeded(
-                f"language model call refused: this run has used {run.tokens} tokens and the call may "
+                f"language model call refused: this run has used {used.tokens} tokens and the call may "
                 f"use {estimate} more, past the limit (max_tokens_per_run in [llm]) of "
-                f"{self.max_tokens_per_run}; raise it in kenning.toml or send shorter prompts")
+                f"{max_tokens}; raise it in kenning.toml or send shorter prompts")
 
     def _check_hour(self, hour: RunUsage, estimate: int, frees_in: float | None) -> None:
         wait = f"retry in {int(frees_in) + 1} s" if frees_in is not None else "retry later"

@@ -57,7 +57,9 @@ def _is_jsonl(text: str) -> bool:
 @click.command()
 @click.argument("transcript")
 @click.option("--scope", default="default", show_default=True, help="Memory scope to write into.")
-@click.option("--no-llm", is_flag=True, help="Use the deterministic fallback even if a model is configured.")
+@click.option("--no-llm", is_flag=True,
+              help="Extract with the deterministic fallback even if a model is configured (the write gate may still "
+                   "ask it, masked and within the run's budget, about a fact near a stored one).")
 @json_option
 @pass_kenning
 def consolidate(kb: Kenning, transcript: str, scope: str, no_llm: bool, as_json: bool) -> None:

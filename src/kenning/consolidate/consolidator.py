@@ -2,11 +2,15 @@
 entities and (maybe) a skill draft.
 
 With a language model (``[llm]`` in kenning.toml, or one lent by an MCP client) the model gets the
-current hot memory and the conversation and must answer the strict JSON of ``answer``; the answer
+current hot memory and the conversation, masked by the write gate's redaction first (``[gate]``:
+secrets and personal data leave the machine as ``[REDACTED:kind]``; the consolidation's audit row
+counts them by kind), and must answer the strict JSON of ``answer``; the answer
 is parsed (sloppy JSON repaired), checked, and only then applied. A failed call, a truncated answer
 (cut at ``max_tokens``, or ending inside an open string, array or object whatever the server says:
 ``llm_json.unclosed``) or one that fails the check changes nothing and is logged (and audited).
-Without a model the deterministic ``fallback`` runs and the report says so.
+Without a model the deterministic ``fallback`` runs and the report says so. Every model call of
+one consolidation, the extraction and the write gate's update step for each fact it writes, is
+made inside one run of the cost guard, so ``max_calls_per_run`` bounds them all.
 
 Each message is consolidated once per scope. A message's identity (``messages.identities``) is
 its role, time and text when it carries the time it was said, else its role and text chained to
@@ -30,14 +34,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import audit, fileio
 from ..errors import InvalidInput, KenningError, LLMAnswerError
 from ..gate.decision import Scrub
-from ..llm import LLM, LLMError
+from ..llm import LLM, CostGuard, LLMError
 from ..llm_json import parse_json_answer
 from ..models import DEFAULT_SCOPE, Entity, Lesson
 from ..store import Store
@@ -74,6 +78,7 @@ class Report:
     error: str | None = None
     repaired: bool = False
     already_consolidated: int = 0
+    masked_for_model: dict[str, int] = field(default_factory=dict)  # kind -> count, audited, never the values
 
     @property
     def nothing_new(self) -> bool:
@@ -122,10 +127,11 @@ class Consolidator:
                                    actor=self.actor, reason=report.mode,
                                    after={"messages": 0, "already_consolidated": report.already_consolidated})
                 return report
-            extraction = self._extract(fresh, scope, report)
-            if extraction is not None:
-                self._apply(extraction, scope, report)
-                report.success = True
+            with self._budget():
+                extraction = self._extract(fresh, scope, report)
+                if extraction is not None:
+                    self._apply(extraction, scope, report)
+                    report.success = True
             report.mask(self.kb.gate.scrub("consolidation report", mask_only=True))
             if report.error:
                 log.warning("consolidation changed nothing: %s", report.error)
@@ -139,14 +145,31 @@ class Consolidator:
 
     # -- extraction -----------------------------------------------------------------------------------
 
+    def _budget(self) -> AbstractContextManager[object]:
+        """One cost-guard run over everything the consolidation asks: the extraction and the write
+        gate's update step for each fact it writes, whichever model the gate asks (the run's own
+        guard's limits, else the gate's model's, when the run has no model or an unguarded one)."""
+        guard = getattr(self.llm, "guard", None)
+        if not isinstance(guard, CostGuard):
+            guard = getattr(self.kb.gate.model(), "guard", None)
+        return guard.run() if isinstance(guard, CostGuard) else nullcontext()
+
+    def _request(self, batch: Sequence[Message], scope: str, report: Report) -> list[dict[str, str]]:
+        """The prompt, masked as the write gate masks a write, so that the conversation's secrets and
+        personal data never leave the machine (``[gate] redact = "off"`` sends them as they are).
+        Masked, not refused in "refuse" mode: what was said cannot be unsaid, only kept back."""
+        scrub = self.kb.gate.scrub("consolidation prompt", mask_only=True)
+        hot = scrub(self.kb.hot_in(scope).snapshot().text, "hot memory")  # a hand edit may not be masked yet
+        masked = [replace(m, content=scrub(m.content, "message")) for m in batch]
+        report.masked_for_model = dict(scrub.found)
+        return prompt.build(hot, masked)
+
     def _extract(self, batch: Sequence[Message], scope: str, report: Report) -> Extraction | None:
         if self.llm is None:
             return fallback.extract(batch)
-        request = prompt.build(self.kb.hot_in(scope).snapshot().text, batch)
-        guard = getattr(self.llm, "guard", None)
+        request = self._request(batch, scope, report)
         try:
-            with guard.run() if guard is not None else nullcontext():
-                answer = self.llm.complete(request, max_tokens=MAX_ANSWER_TOKENS, json_mode=True)
+            answer = self.llm.complete(request, max_tokens=MAX_ANSWER_TOKENS, json_mode=True)
             if answer.finish_reason == "length":
                 raise LLMAnswerError(f"the model's answer is truncated: cut off at {answer.completion_tokens} "
                                      "tokens (finish_reason 'length'); nothing was applied")
@@ -229,7 +252,7 @@ def _entity(entity: Entity) -> dict[str, Any]:
 def _audited(report: Report) -> dict[str, Any]:
     """The audit row's account of a run: counts, kinds and (masked) reasons, never the texts."""
     return {"messages": report.messages, "already_consolidated": report.already_consolidated,
-            "model": report.model, "error": report.error,
+            "model": report.model, "error": report.error, "masked_for_model": report.masked_for_model,
             "written": [{k: w[k] for k in ("kind", "action") if k in w} for w in report.written],
             "skipped": [{"kind": s["kind"], "reason": s["reason"][:200]} for s in report.skipped]}
 

@@ -211,7 +211,7 @@ class Gate:
         rule = self.novelty(scope, text, vector)
         if rule.kind in ("duplicate", "near_duplicate") or not rule.nearest:
             return rule  # a restatement is sure, and with nothing near there is nothing to ask
-        model = self._model()
+        model = self.model()
         if model is None:
             return rule
         from .update import ask
@@ -223,7 +223,9 @@ class Gate:
                 self._answers.popitem(last=False)
         return self._answers[key]
 
-    def _model(self) -> LLM | None:
+    def model(self) -> LLM | None:
+        """The model the gate asks (None: the rule alone decides); a consolidation opens its cost
+        guard's run on it when the run has no guarded model of its own."""
         if self.llm_source is None:
             return None
         try:

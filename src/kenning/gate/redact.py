@@ -19,11 +19,22 @@ Secrets (category ``secrets``), in priority order:
     slack_token        ``xoxb- / xoxp- / xoxa- / xoxo- / xoxs- / xoxr- / xoxe-…``, ``xapp-…``
     google_api_key     ``AIza`` + 35 characters
     stripe_key         ``sk_live_ / sk_test_ / rk_live_ / rk_test_…``
+
+    A provider's key is found glued to the text before it too ("token-sk-ant-…", "ui-sk-proj-…",
+    "tAKIA…", "botxoxb-1…"); then what follows the prefix must be what only a key has, since "sk-"
+    ends English words: for sk-ant-, sk- and sk_live_ a generated run (16+ letters and digits in both
+    cases, changing between digits, capitals and small letters at 0.35 of its characters or more),
+    and for sk- without proj- 40+ characters, so "risk-assessment-2024-q3-report" holds no key; for
+    Slack digits after the prefix; for GitHub and Google letters and digits; an AWS key id after a
+    small letter or a digit, not a capital (inside a longer run of capitals it is a coincidence).
     bearer_token       the token after ``Bearer`` (16+ characters with a digit); ``Authorization: Basic …``
     password, api_key, token, secret
                        the value of an assignment ``password=…``, ``"api_key": "…"``, ``API key: …``,
                        ``token: …``, ``WiFi密码：…``, ``密钥：…`` (``=``, ``:`` or ``：``); the value ends at
-                       white space or at full-width punctuation (``口令：abc123，明天改`` keeps ``，明天改``).
+                       white space or at full-width punctuation (``口令：abc123，明天改`` keeps ``，明天改``),
+                       except a passphrase's: ``passphrase: correct horse battery staple`` is up to 8
+                       words, to the end of the clause (not when its first word is code or a placeholder:
+                       ``passphrase = args.passphrase or default``).
                        Also a command-line option ``--password VALUE`` / ``--db-token VALUE`` (not
                        ``--ask-pass``, ``--no-password``, ``--secret id=…``), ``mysql … -pVALUE`` and
                        ``sshpass -p VALUE``.
@@ -62,11 +73,18 @@ Personal data (category ``personal``):
 
     email              ``name@domain.tld`` (except ``git@host``, an SSH remote)
     cn_id              Chinese resident ID card: 18 digits (last may be X) whose checksum is valid
+    iban               an IBAN, compact or in groups of four (``DE89 3704 0044 0532 0130 00``), whose
+                       country and length match and whose MOD 97 check is valid
     credit_card        13-19 digits (spaces or dashes between groups) with a card prefix and a valid Luhn sum
     cn_mobile          ``1[3-9]`` + 9 digits, with optional +86 / 0086 / (+86) and spaces or dashes
+    us_ssn             US Social Security number ``078-05-1120`` (three groups, dashes, not inside a
+                       longer run of digits or dashes), or 9 digits after "SSN" / "social security
+                       number" (``SSN: 078051120``, ``078 05 1120``); area 001-899 but not 666, group and
+                       serial not zero. Dates (``2024-05-12``) and phone numbers (``415-555-2671``)
+                       have other groupings
     phone              ``+`` and 8-15 digits; ``(415) 555-2671`` / ``415-555-2671``; ``010-12345678``
 
-    A number-shaped match (cn_id, credit_card, cn_mobile, phone) is a quantity, not personal data,
+    A number-shaped match (cn_id, credit_card, cn_mobile, us_ssn, phone) is a quantity, not personal data,
     when a unit follows it ("took 13812345678 ms", "4111111111111111 bytes", "13812345678次",
     "耗时13812345678毫秒") or a measuring word comes before it ("took", "latency", "size", "count",
     "total", "耗时", "共计", …), or when it is part of a decimal ("0.13812345678").
@@ -157,12 +175,64 @@ def placeholder(kind: str) -> str:
 # -- checks that turn a shape into a finding ---------------------------------------------------------
 
 
-def _letters_and_digits(value: str, m: re.Match[str]) -> bool:
+def _mixes_letters_and_digits(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _letters_and_digits(value: str, m: re.Match[str]) -> bool:
+    return _mixes_letters_and_digits(value)
 
 
 def _has_digit(value: str, m: re.Match[str]) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def _char_class(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.isupper() else 2
+
+
+_RUN = re.compile(r"[A-Za-z0-9]{16,}")
+
+
+def _generated(value: str) -> bool:
+    """Whether ``value`` holds a run of 16+ letters and digits that a generator made: upper and lower
+    case, changing between digits, capitals and small letters at 0.35 of its characters or more
+    (random base62: 0.62). Slugs have no such run ("assessment-2024-q3"), a name in CamelCase
+    changes less often ("RefactorTheParser2024Module": 0.27)."""
+    for run in _RUN.findall(value):
+        changes = sum(_char_class(a) != _char_class(b) for a, b in zip(run, run[1:]))
+        if {1, 2} <= {_char_class(c) for c in run} and changes >= 0.35 * (len(run) - 1):
+            return True
+    return False
+
+
+def _openai_body(value: str) -> bool:
+    """"sk-" ends English words ("task-", "risk-", "disk-"): glued to one, an OpenAI key must be
+    generated, and without "proj-" (or "svcacct-", "admin-") as long as a real one (51 characters)."""
+    typed = value.startswith(("sk-proj-", "sk-svcacct-", "sk-admin-"))
+    return (typed or len(value) >= 40) and _generated(value)
+
+
+def _slack_body(value: str) -> bool:
+    """A Slack token's prefix is followed by digits ("xoxb-1234…", "xapp-1-…"); "hugsxoxo-see-you"
+    is not one."""
+    return value[5:6].isdigit()
+
+
+def _key(glue: str, body: Callable[[str], bool] | None = None, check: _Check | None = None) -> _Check:
+    """``check``, and a key glued to the text before it ("token-sk-ant-…", "ui-sk-proj-…", "tAKIA…":
+    one of ``glue`` just before, which the shape alone used to refuse) must have a ``body`` that
+    only a key has (default: letters and digits). Unglued, the shape alone decides, as it always did."""
+    glued = re.compile(f"[{glue}]")
+    looks_like_key = body or _mixes_letters_and_digits
+
+    def checked(value: str, m: re.Match[str]) -> bool:
+        if check is not None and not check(value, m):
+            return False
+        start = m.start()
+        return start == 0 or not glued.match(m.string, start - 1) or looks_like_key(value)
+
+    return checked
 
 
 _CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
@@ -218,6 +288,46 @@ def _phone_digits(value: str, m: re.Match[str]) -> bool:
     return 8 <= sum(c.isdigit() for c in value) <= 15
 
 
+def ssn_valid(number: str) -> bool:
+    """A US Social Security number as the SSA issues them: area 001-899 but not 666, group 01-99,
+    serial 0001-9999 (so "000-12-3456" and "900-12-3456" are other numbers)."""
+    digits = "".join(c for c in number if c.isdigit())
+    if len(digits) != 9:
+        return False
+    area, group, serial = int(digits[:3]), int(digits[3:5]), int(digits[5:])
+    return 0 < area < 900 and area != 666 and group > 0 and serial > 0
+
+
+def _ssn(value: str, m: re.Match[str]) -> bool:
+    return ssn_valid(value)
+
+
+# the length of an IBAN in each country that issues them (the SWIFT IBAN registry)
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
+    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+    "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28,
+    "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20,
+    "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25,
+    "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27,
+    "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+
+
+def iban_valid(text: str) -> bool:
+    """An IBAN (spaces allowed): its country's length, and the ISO 7064 MOD 97-10 check that one
+    random string in 97 passes; so an upper-case id or a hash rarely is one."""
+    code = "".join(text.split()).upper()
+    if _IBAN_LENGTHS.get(code[:2]) != len(code) or not code[2:4].isdigit() or not code.isalnum():
+        return False
+    return int("".join(str(int(c, 36)) for c in code[4:] + code[:4])) % 97 == 1
+
+
+def _iban(value: str, m: re.Match[str]) -> bool:
+    return iban_valid(value)
+
+
 _PLACEHOLDER_VALUES = frozenset(
     "null none nil true false undefined changeme change_me changeit replace_me replaceme redacted example "
     "xxx todo tbd n/a".split()
@@ -256,6 +366,13 @@ def _secret_value(min_len: int) -> _Check:
         return m.string[m.end() : m.end() + 1] not in ("(", "[")  # a call or an index: code, not a literal
 
     return check
+
+
+def _phrase_value(value: str, m: re.Match[str]) -> bool:
+    """A passphrase of words: a secret as a whole ("your passphrase here" is not) and from its first
+    word on, so that code ("args.passphrase or default", "passphrase: str = ''") is no passphrase."""
+    secret = _secret_value(4)
+    return secret(value, m) and secret(value.split(None, 1)[0], m)
 
 
 _NAMED = re.compile(r"[A-Za-z]\w{0,30}=")
@@ -407,6 +524,8 @@ def _option(keys: str, kind: str, min_len: int) -> _Pattern:
 
 _S = "secrets"
 _P = "personal"
+# a word of a passphrase: it ends where a sentence or a clause does ("… staple. Keep it safe")
+_PHRASE_WORD = r"[^\s\"'`,;()\[\]{}<>]{0,63}[^\s\"'`,;()\[\]{}<>.!?:]"
 PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("private_key", _S, re.compile(
         r"-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
@@ -416,26 +535,34 @@ PATTERNS: tuple[_Pattern, ...] = (
         r"[A-Za-z0-9.-]"), _url_password),
     _Pattern("jwt", _S, re.compile(
         _NOT_ALNUM_BEFORE + r"eyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{0,2000}")),
-    _Pattern("anthropic_key", _S, re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,300}")),
-    _Pattern("openai_key", _S, re.compile(
-        r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}"), _letters_and_digits),
-    _Pattern("github_token", _S, re.compile(
-        r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})")),
-    _Pattern("aws_access_key_id", _S, re.compile(_NOT_ALNUM_BEFORE + r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"
-                                                 + _NOT_ALNUM_AFTER)),
+    _Pattern("anthropic_key", _S, re.compile(r"sk-ant-[A-Za-z0-9_-]{20,300}"), _key("A-Za-z0-9_-", _generated)),
+    # (?!sk-): in "task-sk-proj-…" the key starts at its own "sk-", not at the one of "task-"
+    _Pattern("openai_key", _S, re.compile(r"sk-(?!sk-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}"),
+             _key("A-Za-z0-9_-", _openai_body, _letters_and_digits)),
+    _Pattern("github_token", _S, re.compile(r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"),
+             _key("A-Za-z0-9_")),
+    # glued after a small letter or a digit ("tAKIA…"), not a capital: that is inside a longer run of
+    # capitals ("…MALAYSIA…"), where the 4 letters and 16 after them are a coincidence
+    _Pattern("aws_access_key_id", _S, re.compile(r"(?<![A-Z])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _NOT_ALNUM_AFTER)),
     _Pattern("aws_secret_key", _S, re.compile(
         r"(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"']?"
         r"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", re.IGNORECASE)),
-    _Pattern("slack_token", _S, re.compile(
-        r"(?<![A-Za-z0-9_-])(?:xox[abposre]-[A-Za-z0-9-]{10,250}|xapp-[A-Za-z0-9-]{10,250})")),
-    _Pattern("google_api_key", _S, re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
-    _Pattern("stripe_key", _S, re.compile(r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,250}")),
+    _Pattern("slack_token", _S, re.compile(r"(?:xox[abposre]-[A-Za-z0-9-]{10,250}|xapp-[A-Za-z0-9-]{10,250})"),
+             _key("A-Za-z0-9_-", _slack_body)),
+    _Pattern("google_api_key", _S, re.compile(r"AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"), _key("A-Za-z0-9_-")),
+    _Pattern("stripe_key", _S, re.compile(r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,250}"),
+             _key("A-Za-z0-9_", _generated)),  # glued: not "task_test_integrationSuite" in code
     _Pattern("bearer_token", _S, re.compile(
         r"(?<![A-Za-z0-9])[Bb]earer[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/-]{16,4000}=*)"), _has_digit),
     _Pattern("bearer_token", _S, re.compile(
         r"Authorization[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"']?Basic[ \t]{1,8}(?P<value>[A-Za-z0-9+/]{8,2000}={0,2})",
         re.IGNORECASE)),
-    _key_value(r"password|passwd|pwd|passphrase", "password", 4, cjk=r"密码|口令"),
+    _Pattern("password", _S, re.compile(  # "passphrase: correct horse battery staple": up to 8 words, not one
+        r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-]){0,4}pass[ _-]?phrase(?![A-Za-z0-9_-])[\"']?[ \t]{0,8}[:=：][ \t]{0,8}"
+        r"(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'|[“「](?P<cq>[^”」\n]{1,300})[”」]"
+        r"|(?P<bare>" + _PHRASE_WORD + r"(?:[ \t]" + _PHRASE_WORD + r"){0,7})(?![^\s.!?:,;]))", re.IGNORECASE),
+        _phrase_value),
+    _key_value(r"password|passwd|pwd", "password", 4, cjk=r"密码|口令"),
     _key_value(r"api[ \t_-]?key|apikey|access[ \t_-]?key|secret[ \t_-]?key|private[ \t_-]?key", "api_key", 8,
                cjk=r"密钥|秘钥"),
     _key_value(r"token|(?:access|auth|refresh|api)[ \t_-]?token", "token", 8, cjk=r"令牌"),
@@ -464,11 +591,20 @@ PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("cn_id", _P, re.compile(
         _NOT_ALNUM_BEFORE + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
         + _NOT_ALNUM_AFTER), _not_quantity(_cn_id)),
+    _Pattern("iban", _P, re.compile(
+        r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}(?:[ ][A-Z0-9]{1,3})?)"
+        + _NOT_ALNUM_AFTER), _iban),
     _Pattern("credit_card", _P, re.compile(r"(?<![A-Za-z0-9.-])\d(?:[ -]?\d){12,18}(?![A-Za-z0-9-]|\.\d)"),
              _not_quantity(_card)),
     _Pattern("cn_mobile", _P, re.compile(
         r"(?<![A-Za-z0-9+])(?:(?:\+|00)86[ -]?|\(\+?86\)[ -]?|86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}"
         + _NOT_ALNUM_AFTER), _not_quantity()),
+    _Pattern("us_ssn", _P, re.compile(  # "SSN: 078051120", "social security number 078 05 1120"
+        r"(?<![A-Za-z0-9])(?:SSN|social[ \t]security(?:[ \t](?:number|no\.?|#))?)(?:[ \t]{1,3}(?:is|was)(?![A-Za-z]))?"
+        r"[ \t]{0,3}[:#=：]?[ \t]{0,3}(?P<value>\d{3}([ -]?)\d{2}\2\d{4})(?![A-Za-z0-9-]|[.,]\d)", re.IGNORECASE),
+        _ssn),
+    _Pattern("us_ssn", _P, re.compile(  # 078-05-1120 alone: dashes, in that grouping, not in a longer run
+        r"(?<![A-Za-z0-9_.+/-])\d{3}-\d{2}-\d{4}(?![A-Za-z0-9_-]|[.,/]\d)"), _not_quantity(_ssn)),
     _Pattern("phone", _P, re.compile(
         r"(?<![A-Za-z0-9+])\+[1-9]\d{0,2}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{1,4}){1,4}"
         + _NOT_ALNUM_AFTER), _not_quantity(_phone_digits)),

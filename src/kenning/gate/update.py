@@ -10,8 +10,10 @@ ADD: both hold (stored as new; no possible conflict is recorded, the model has s
 the statement corrects fact ``id``, and DELETE: it says fact ``id`` no longer holds; both supersede
 ``id`` (history kept: nothing is deleted). NONE: it says nothing ``id`` does not; ``id`` is reinforced.
 
-The call goes through the model's own cost guard (``kenning.llm.CostGuard``: per run inside a
-consolidation, per hour always). Any failure, a refused call, an answer that is not that object, a
+The call goes through the model's own cost guard (``kenning.llm.CostGuard``: per hour always, and
+inside a consolidation counted in that consolidation's run, whichever model's guard opened it).
+What the model sees is masked already: the statement has passed redaction, the stored facts were
+stored masked. Any failure, a refused call, an answer that is not that object, a
 truncated one, an unknown event or an id that was not listed, leaves the decision to the rule
 (``kenning.gate.novelty.find`` with ``kenning.gate.current``), and the reason says so.
 """
