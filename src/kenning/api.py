@@ -219,6 +219,8 @@ class Kenning:
         working directory) is where project skills are looked for; ``database`` (a SQLite file or
         ``sqlite:///abs/path.db``) overrides ``KENNING_DATABASE_URL`` and ``[store] url``."""
         settings = load_settings(home, database=database)
+        # another user of the machine must not read it: made 0700 (an older, looser one tightened)
+        fileio.private_dir(settings.home, tighten=True)
         # what a writer killed mid-write left (skills have their own sweep, which also mends folders)
         fileio.sweep(settings.home, skip=(settings.skills_dir,))
         emb = embedder or make_embedder(settings)

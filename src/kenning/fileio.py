@@ -10,15 +10,23 @@ leaves it behind, and ``abandoned`` tells such a file by its writer (this host, 
 gone) or, when the writer cannot be known (another host, an older name), by its age
 (``ABANDONED_AFTER_S``: a younger one may belong to a live writer). ``remove_abandoned_temporaries``
 clears a folder of them; ``Kenning.open`` does so for the data directory.
+
+Modes: what kenning writes holds memories, so a file it makes is ``PRIVATE_FILE`` (0600) unless its
+caller gives a mode (a skill's files, meant to be shared, are 0644), whatever the umask; a file it
+replaces keeps its mode. A folder made for a file is no more open than the folder it is made in
+(``make_dirs``): inside the data directory, which ``private_dir`` makes 0700, every folder is
+private; in a project, folders are as the umask has them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import socket
+import stat
 import sys
 import tempfile
 import threading
@@ -28,6 +36,9 @@ from pathlib import Path
 
 from .errors import InvalidInput, KenningError, StoreError
 
+log = logging.getLogger("kenning")
+PRIVATE_FILE = 0o600  # a file kenning makes: only its owner may read it (it holds memories)
+PRIVATE_DIR = 0o700  # the data directory and a database's folder: only its owner may list or enter it
 MAX_FILE_BYTES = 64 << 20  # the default bound of ``read_or_none``: a note or hot file is far smaller
 ABANDONED_AFTER_S = 3600  # a temporary file this old, whose writer is unknown, was left by a killed process
 _TEMPORARY = re.compile(r"\..+?\.(?:(?P<host>[0-9a-f]{6})-(?P<pid>\d+)\.)?[^./]+\.tmp")
@@ -42,8 +53,8 @@ def locked(path: Path) -> Iterator[None]:
     with _guard:
         thread_lock = _thread_locks.setdefault(key, threading.RLock())
     with thread_lock:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(key + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        make_dirs(path.parent)
+        fd = os.open(key + ".lock", os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
         try:
             _lock(fd)
             try:
@@ -116,13 +127,14 @@ def size_text(n: int) -> str:
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write ``data`` to ``path``: temporary file in the same folder, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` to ``path``: temporary file in the same folder, fsync, rename. Without ``mode``
+    the file keeps its mode, and a new one is ``PRIVATE_FILE``."""
+    make_dirs(path.parent)
     if mode is None:
         try:
             mode = path.stat().st_mode & 0o777
         except OSError:
-            mode = 0o644
+            mode = PRIVATE_FILE
     fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -136,6 +148,65 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def make_dirs(folder: Path) -> None:
+    """``folder`` and its missing parents, each made no more open than the folder it is made in (and
+    then the umask): made inside the private data directory, a folder is private too."""
+    missing: list[str] = []
+    level = os.path.abspath(folder)
+    while not os.path.isdir(level):
+        missing.append(level)
+        parent = os.path.dirname(level)
+        if parent == level:
+            break
+        level = parent
+    if not missing:
+        return
+    mode = (stat.S_IMODE(os.stat(level).st_mode) & 0o777) | 0o700  # its owner must be able to use it
+    _make(missing, mode)
+
+
+def private_dir(folder: Path, *, tighten: bool = False) -> None:
+    """``folder``, made ``PRIVATE_DIR`` with any missing parent when it does not exist: the data
+    directory, or the folder of a database. With ``tighten``, an existing one of this user's that
+    others may read or enter loses those rights (logged): its files may be older than their 0600."""
+    missing: list[str] = []
+    level = os.path.abspath(folder)
+    while not os.path.isdir(level) and os.path.dirname(level) != level:
+        missing.append(level)
+        level = os.path.dirname(level)
+    if missing:
+        _make(missing, PRIVATE_DIR)
+    elif tighten:
+        _tighten(Path(level))
+
+
+def _make(missing: list[str], mode: int) -> None:
+    """Make ``missing`` (deepest first) with ``mode``; one another process made meanwhile is fine."""
+    for level in reversed(missing):
+        try:
+            os.mkdir(level, mode)
+        except FileExistsError:
+            if not os.path.isdir(level):
+                raise
+
+
+def _tighten(folder: Path) -> None:
+    if sys.platform == "win32":  # pragma: no cover - no POSIX modes: a profile folder is the user's own
+        return
+    try:
+        st = folder.stat()
+        loose = stat.S_IMODE(st.st_mode) & 0o077
+        if not loose or st.st_uid != os.geteuid():
+            return  # private already, or another user's folder: theirs to change
+        folder.chmod(stat.S_IMODE(st.st_mode) & ~0o077)
+    except OSError as exc:
+        log.warning("kenning: %s can be read by other users of this machine, and it could not be made private "
+                    "(%s); run: chmod 700 %s", folder, exc.strerror or exc, folder)
+        return
+    log.warning("kenning: made %s private (it was %04o: other users of this machine could read it)", folder,
+                stat.S_IMODE(st.st_mode))
 
 
 def temporary_prefix(path: Path) -> str:

@@ -33,10 +33,12 @@ def ui(ctx: click.Context, port: int, host: str, no_open: bool, scope: str, proj
     """Inspect and correct memory and skills in a web browser, on this machine only.
 
     Prints its address, with a one-time token, on the first line, and opens it in a browser unless
-    --no-open. Requests without the token (or the session it opens) are refused; so is every change
-    from a page of another origin. Memories, search, hot memory, skills and their versions, the
-    review queue of skill drafts, notes, the audit log and stats; every change goes through the same
-    library calls as the CLI and is audited. Stop it with Ctrl-C.
+    --no-open. The token opens one session, which the browser's cookie carries on; once it has, it
+    opens no other, and the next address (for another browser) is printed on stderr. Requests
+    without a session are refused; so is every change from a page of another origin. Memories,
+    search, hot memory, skills and their versions, the review queue of skill drafts, notes, the
+    audit log and stats; every change goes through the same library calls as the CLI and is
+    audited. Stop it with Ctrl-C.
 
     \b
     Example:
@@ -66,8 +68,11 @@ def ui(ctx: click.Context, port: int, host: str, no_open: bool, scope: str, proj
         if not no_open:
             webbrowser.open(url)
 
+    def renewed(url: str) -> None:
+        click.echo(f"That address has opened a session. For another browser: {url}", err=True)
+
     try:
-        serve(kb, host, port, scope, ready)
+        serve(kb, host, port, scope, ready, renewed)
     except KeyboardInterrupt:
         pass
 

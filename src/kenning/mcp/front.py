@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KenningError, StoreError
 from . import handshake
+from .frames import lone_surrogate
 from .messages import for_client
 
 if TYPE_CHECKING:
@@ -108,7 +109,9 @@ class Wire:
 
     def lines(self) -> Iterator[str]:
         for raw in self._in:
-            yield raw.decode("utf-8", errors="replace")
+            # bytes that are not UTF-8 become lone surrogates, which ``frames`` refuses by name, rather
+            # than U+FFFD, which would be stored in their place
+            yield raw.decode("utf-8", errors="surrogateescape")
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -196,12 +199,15 @@ class Front:
 
 
 def _message(line: str) -> dict[str, Any]:
-    """A JSON-RPC message as a dict, or {} for anything else (the SDK answers that)."""
+    """A JSON-RPC message as a dict, or {} for anything else (the SDK answers that, or ``frames`` when
+    the SDK's parser refuses it: nested too deep, a string that is not text)."""
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
-    return message if isinstance(message, dict) and message.get("jsonrpc") == "2.0" else {}
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or lone_surrogate(message) is not None:
+        return {}
+    return message
 
 
 def _initialize_params(params: object) -> bool:

@@ -18,7 +18,9 @@ server still serves: what needs no store (``handshake``) as usual, every other r
 the reason.
 
 Over stdio the connection is first served by ``front``, which answers the handshake before this
-module (the SDK) is even imported, and then handed to ``serve_streams``.
+module (the SDK) is even imported, and then handed to ``serve_streams``, where every line the SDK's
+parser would drop unanswered (a lone surrogate, JSON nested too deep, an object that is not a
+JSON-RPC request) is answered with a JSON-RPC error instead (``frames``).
 
 Sampling: on a connection that negotiated the initialize handshake (protocol up to 2025-11-25) and
 whose client declared ``sampling``, ``session_consolidate`` may use the client's own model
@@ -52,7 +54,7 @@ import logging
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import unquote
@@ -76,6 +78,7 @@ from ..models import DEFAULT_SCOPE
 from ..tiers.hotfile import FILES
 from . import handshake
 from .arguments import parse_arguments
+from .frames import Screened
 from .handshake import HOT_URI, PROMPT, SKILL_URI
 from .messages import for_client
 from .tools import TOOLS, Caller, run_tool
@@ -334,8 +337,10 @@ def serve_streams(kb: Kenning | KenningError, scope: str, inbox: Inbox, outbox: 
     """Serve one client that speaks JSON lines on ``inbox`` and ``outbox`` until ``inbox`` ends: stdio,
     from ``front``, which has claimed the process's stdin and stdout itself."""
     server = build_server(kb, scope)
+    # the SDK drops a line its parser refuses, and its client would wait forever: answered here instead
+    screened = Screened(inbox, outbox.write, _refused_by_sdk)
     # anyio's file wrapper calls only readline, and write and flush, which these have
-    lines_in, lines_out = anyio.wrap_file(cast("IO[str]", inbox)), anyio.wrap_file(cast("IO[str]", outbox))
+    lines_in, lines_out = anyio.wrap_file(cast("IO[str]", screened)), anyio.wrap_file(cast("IO[str]", outbox))
 
     async def main() -> None:
         async with stdio_server(lines_in, lines_out) as (read, write):
@@ -343,6 +348,32 @@ def serve_streams(kb: Kenning | KenningError, scope: str, inbox: Inbox, outbox: 
 
     _quiet_sampling_warning()
     anyio.run(main)
+
+
+def _refused_by_sdk(line: str) -> str | None:
+    """Why the SDK's stdio transport would drop ``line`` (its parser's words), or None when it takes it."""
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValidationError as exc:
+        return _first_error(exc)
+    except Exception as exc:  # whatever else the parser raises, the SDK drops the line too: answered, not hidden
+        return f"{type(exc).__name__}: {exc}"
+    # an id that is not a string or an integer (true, 1.5, null) makes a request a notification to the
+    # SDK, which it never answers; only those lines are read twice
+    if isinstance(message, types.JSONRPCNotification) and '"id"' in line:
+        with suppress(ValueError, RecursionError):
+            if "id" in json.loads(line):
+                return "its id is not a string or an integer"
+    return None
+
+
+def _first_error(exc: ValidationError) -> str:
+    """The parser's complaint about a line, as a request (the SDK tries each kind of message)."""
+    errors = exc.errors(include_url=False)
+    mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors
+    first = mine[0]
+    where = ".".join(str(part) for part in first["loc"][1:] if part != "JSONRPCRequest")
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
 
 
 def serve_http(kb: Kenning, host: str, port: int, token: str | None, scope: str = DEFAULT_SCOPE,

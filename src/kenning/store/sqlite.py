@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import fileio
 from ..errors import EmbedderMismatch, StoreError
 from ..text import content_key, fts_match_expression, language, normalize, segment
 from . import access
@@ -66,7 +68,7 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
         self.dim = dim
         self.redactor = redactor
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _create_private(path)
             self._conn = sqlite3.connect(
                 str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
             )
@@ -454,6 +456,17 @@ class SQLiteStore(AuditRows, SkillRows, PassageRows, LedgerRows, TransferRows):
                 params,
             ).fetchall()
         return [(r[0], r[1], int(r[2]), int(r[3] or 0), int(r[4] or 0)) for r in rows]
+
+
+def _create_private(path: Path) -> None:
+    """Make a missing database file empty (SQLite's new database) and ``PRIVATE_FILE``, in a private
+    folder when that is missing too: SQLite would make it 0644, and it gives the -wal and -shm
+    files it adds the mode of the database file, so those are private as well."""
+    fileio.private_dir(path.parent)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, fileio.PRIVATE_FILE))
+    except FileExistsError:
+        pass  # an existing database (or one another process just made) keeps its mode
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:

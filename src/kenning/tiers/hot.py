@@ -151,6 +151,7 @@ class HotMemory:
     def __init__(self, home: Path, facts: Facts, vectors: PassageVectors, config: HotConfig, *,
                  actor: str = "api", scope: str = DEFAULT_SCOPE) -> None:
         self.scope = check_scope(scope)
+        self.data_dir = home
         self.home = home / scope_folder(self.scope)  # the default scope's files are at the top of ``home``
         self.facts = facts
         self.store = facts.store
@@ -163,6 +164,8 @@ class HotMemory:
     def entries(self, *, pick_up_edits: bool = True) -> list[Entry]:
         """Every hot entry, hand edits picked up (and linked to facts; ``pick_up_edits=False``: as
         the files say now, changing nothing)."""
+        if pick_up_edits and not self._has_files() and not self._hot_facts():
+            pick_up_edits = False  # no file and no hot fact: no edit to pick up, so no folder or lock is made
         with self._session(write=pick_up_edits) as state:
             return list(state.entries)
 
@@ -331,7 +334,7 @@ class HotMemory:
         """Remove every entry linked to one of ``item_ids`` or holding one of ``needles`` (any case),
         and every backup holding one, for ``kenning purge``; returns the entries. Nothing is picked
         up first: reconciling would store a removed line again as a new fact."""
-        if not any((self.home / name).exists() for name in FILES):
+        if not self._has_files():
             return []  # nothing to purge, and no folder or lock file is made for it
         with self._session(write=not dry_run, reconcile=False) as state:
             gone = [e for e in state.entries if e.item_id in item_ids or holds(e.text, needles)]
@@ -354,15 +357,20 @@ class HotMemory:
         """Both files locked, read, and reconciled with the store (``write=False``: in memory only,
         for dry runs: nothing in the files or the store changes)."""
         with ExitStack() as stack:
-            if not write and not any((self.home / name).exists() for name in FILES):  # a read creates nothing
+            if not write and not self._has_files():  # a read creates nothing
                 yield _State(self.home)
                 return
+            if write:  # the data directory holds every memory: no other user may read it
+                fileio.private_dir(self.data_dir, tighten=True)
             for name in FILES:
                 stack.enter_context(fileio.locked(self.home / name))
             state = _State(self.home)
             if reconcile:
                 self._reconcile(state, write)
             yield state
+
+    def _has_files(self) -> bool:
+        return any((self.home / name).exists() for name in FILES)
 
     def _reconcile(self, state: _State, write: bool = True) -> None:
         """Make the files and the store agree (see the module docstring); writes only if needed."""

@@ -36,7 +36,7 @@ from .. import audit
 from ..blas import product
 from ..embed import Embedder
 from ..errors import InvalidInput, NotFound, StoreError
-from ..fileio import atomic_write, fsync_dir, locked, read_or_none
+from ..fileio import atomic_write, fsync_dir, locked, private_dir, read_or_none
 from ..gate import Gate
 from ..passages import PassageVectors
 from ..retrieval import LEXICAL_WEIGHT, Hits, check_k, check_min_relevance, check_query
@@ -150,7 +150,8 @@ class Notes:
         self.scope = check_scope(scope)
         folder = scope_folder(self.scope)
         self.prefix = folder + "/" if folder else ""  # of ids and paths: relative to the data directory
-        self.home = Path(home) / folder  # this scope's folder: every path below is relative to it
+        self.data_dir = Path(home)
+        self.home = self.data_dir / folder  # this scope's folder: every path below is relative to it
         self.promote_to = promote_to  # the hot tier's ``add(text, section)``, of the same scope
         self.store = store
         self.embedder = embedder
@@ -176,6 +177,7 @@ class Notes:
         else:
             day, clock = check_day(date), dt.datetime.now().astimezone().time()
         rel = daily_name(day)
+        private_dir(self.data_dir, tighten=True)  # it holds every memory: no other user may read it
         with locked(self._days_lock):
             old = self._bytes(rel) or b""
             new = entry_bytes(old, day, clock, body)
@@ -205,6 +207,7 @@ class Notes:
             raise InvalidInput("the history paragraph is only a time stamp; write what happened after it")
         if stamp is None:
             text = f"[{_moment(when, 'when').strftime('%Y-%m-%d %H:%M')}] {text}"
+        private_dir(self.data_dir, tighten=True)
         with locked(self.home / HISTORY_FILE):
             old = self._bytes(HISTORY_FILE) or b""
             new = paragraph_bytes(old, text)

@@ -2,8 +2,13 @@
 
 Access: the server makes a random token at start and prints it in its URL. A request carrying
 ``?token=`` with that token gets a new session (a random id in an HttpOnly, SameSite=Strict cookie)
-and is redirected to the same page without the token; any other request without a live session
-gets 403 with a page saying to open the printed URL. Only the package's CSS is served without one.
+and is redirected to the same page without the token. The token then opens no other session: the
+printed address may be read where it passed (another user's process list, as the browser's
+argument; the browser's history), so it is spent on first use and a new one is made, whose address
+``serve`` hands to ``renewed`` (``kenning ui`` prints it on stderr) for a second browser. A spent
+token with the session it opened goes on to the page; without, 403 saying it was used. Any other
+request without a live session gets 403 with a page saying to open the printed URL. Only the
+package's CSS is served without one.
 Before that, ``httpguard.CheckHostAndOrigin`` (the check of ``kenning mcp --http``) refuses a
 ``Host`` that is not this server and an ``Origin`` of another host.
 
@@ -53,6 +58,10 @@ CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 
 _STATUS = ((InvalidInput, 400), (NotFound, 404), (Conflict, 409), (Forbidden, 403))
 
 
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
 @dataclass
 class Page:
     """What a handler gets: the request's query and form fields, and the server's state."""
@@ -86,9 +95,11 @@ class Inspector:
 
     kb: Kenning
     scope: str
-    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    token: str = field(default_factory=_new_token)  # the one that opens the next session
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     sessions: set[str] = field(default_factory=set)  # SHA-256 of each live session id
+    spent: set[str] = field(default_factory=set)  # SHA-256 of each token used: told apart from a wrong one
+    renewed: Callable[[str], None] | None = None  # gets each token made when the one before is spent
     lock: threading.Lock = field(default_factory=threading.Lock)
     env: Environment = field(init=False)
 
@@ -107,6 +118,19 @@ class Inspector:
 
     def knows(self, session: str | None) -> bool:
         return bool(session) and _digest(session or "") in self.sessions
+
+    def open_session(self, given: str) -> str | None:
+        """A new session when ``given`` is the token, which is then spent and replaced; else None."""
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            return None
+        self.spent.add(_digest(self.token))
+        self.token = _new_token()
+        if self.renewed is not None:
+            self.renewed(self.token)
+        return self.new_session()
+
+    def was_spent(self, given: str) -> bool:
+        return _digest(given) in self.spent
 
     def render(self, template: str, page: Page, status: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(
@@ -189,6 +213,9 @@ _PLAIN = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ken
           '<p>{message}</p></main></body></html>')
 NO_SESSION = ("This inspector opens only with the address <code>kenning ui</code> printed when it started "
               "(the one ending in <code>?token=…</code>): open that address, or start <code>kenning ui</code> again.")
+SPENT = ("That address has opened a session already, and it opens only one: an address seen elsewhere (in a list "
+         "of processes, in a browser's history) must not open another. Go on in the browser it opened, or open "
+         "the next address <code>kenning ui</code> printed when this one was used (or start it again).")
 
 
 class RequireSession:
@@ -220,12 +247,17 @@ class RequireSession:
         await self.app(scope, receive, _secured(send))
 
     def _login(self, request: Request, given: str) -> Response:
-        if not hmac.compare_digest(given.encode(), self.ui.token.encode()):
-            return HTMLResponse(_PLAIN.format(title="Wrong token", message=NO_SESSION), status_code=403)
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-        target = request.url.path + (f"?{urlencode(rest)}" if rest else "")
-        response = RedirectResponse(target, status_code=303)
-        response.set_cookie(COOKIE, self.ui.new_session(), httponly=True, samesite="strict", path="/")
+        response = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
+        session = self.ui.open_session(given)
+        if session is not None:
+            response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
+        elif self.ui.knows(request.cookies.get(COOKIE)):
+            pass  # the address opened again in the browser it logged in (its history): the session goes on
+        elif self.ui.was_spent(given):
+            return HTMLResponse(_PLAIN.format(title="Address already used", message=SPENT), status_code=403)
+        else:
+            return HTMLResponse(_PLAIN.format(title="Wrong token", message=NO_SESSION), status_code=403)
         return response
 
 
@@ -265,9 +297,11 @@ def redirect(path: str, **query: str) -> RedirectResponse:
     return RedirectResponse(path + (f"?{urlencode(given)}" if given else ""), status_code=303)
 
 
-def serve(kb: Kenning, host: str, port: int, scope: str, ready: Callable[[str], None]) -> None:
+def serve(kb: Kenning, host: str, port: int, scope: str, ready: Callable[[str], None],
+          renewed: Callable[[str], None] | None = None) -> None:
     """Serve the inspector on ``host:port`` (0: a free port) until interrupted; ``ready`` gets the URL
-    with the token once the socket listens, before the first request can arrive."""
+    with the token once the socket listens, before the first request can arrive, and ``renewed``
+    the URL with the next token each time one is used."""
     import socket
 
     import anyio
@@ -286,6 +320,8 @@ def serve(kb: Kenning, host: str, port: int, scope: str, ready: Callable[[str], 
     bound = sock.getsockname()[1]
     app, ui = build_app(kb, host, bound, scope)
     shown = f"[{host.strip('[]')}]" if family == socket.AF_INET6 else host
+    if renewed is not None:
+        ui.renewed = lambda token: renewed(f"http://{shown}:{bound}/?token={token}")
     ready(f"http://{shown}:{bound}/?token={ui.token}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
