@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ... import fileio
 from ...errors import InvalidInput
-from . import crossfile, deobfuscate, flow, links, mention, rules, secrets, unicode
+from . import crossfile, deobfuscate, flow, links, mention, rules, secrets, staged, unicode
 from .markdown import MARKDOWN_SUFFIXES, fences
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
@@ -146,23 +146,30 @@ def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
 
 
 def scan_text(rel: str, text: str) -> list[Finding]:
-    """Every text rule over one file's text."""
-    return _scan_text(rel, text)[0]
+    """Every text rule over one file's text (with what its own steps stage for each other)."""
+    found, _, steps = _scan_text(rel, text)
+    return found + (staged.findings([steps]) if steps is not None else [])
 
 
-def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | None]:
-    """The findings of one file, and, for a script, what it tells the scan of the files around it."""
+def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | None, staged.Steps | None]:
+    """The findings of one file and, for a script or a Markdown file's code blocks, what it tells
+    the scan of the files around it."""
     raw_lines = text.split("\n")
     lines = deobfuscate.views(text)
     found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + secrets.findings(rel, text)
              + flow.heredoc_findings(rel, lines))
     is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
     script = flow.Script.of(lines) if is_script else None
+    steps: staged.Steps | None = None
     if script is not None:
         found += flow.script_findings(rel, script)
+        steps = staged.steps(rel, script)
     elif rel.lower().endswith(MARKDOWN_SUFFIXES):
-        for first, last in fences(text):  # a fenced block is a script the agent is shown to run
-            found += flow.script_findings(rel, flow.Script.of([ln for ln in lines if first <= ln.number <= last]))
+        blocks = [[ln for ln in lines if first <= ln.number <= last] for first, last in fences(text)]
+        for block in blocks:  # a fenced block is a script the agent is shown to run
+            found += flow.script_findings(rel, flow.Script.of(block))
+        # and the blocks, in order, are the steps of one run: a later block uses what an earlier one wrote
+        steps = staged.steps(rel, flow.Script.of([ln for block in blocks for ln in block])) if blocks else None
         found += links.findings(rel, text)
     for line in lines:
         for depth_one in deobfuscate.decoded(unicode.plain(line.raw)):  # the raw line: unsplit drops "\\" of \xNN
@@ -172,8 +179,8 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
                 found += rules.line_findings(rel, deobfuscate.views(depth_two), decoded_from=line.number)
     found = _placed(rel, text, found)
     if script is not None:
-        return found, crossfile.facts(rel, script)
-    return mention.lowered(rel, text, found), None
+        return found, crossfile.facts(rel, script), steps
+    return mention.lowered(rel, text, found), None, steps
 
 
 def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
@@ -195,6 +202,7 @@ def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
 def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     found: list[Finding] = []
     scripts: list[crossfile.Facts] = []
+    all_steps: list[staged.Steps] = []
     files = [e for e in entries if e.link is None]
     if len(files) > MAX_FILES:
         found.append(Finding("oversize", "high", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
@@ -223,10 +231,11 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
                 found.append(Finding("binary", "high", e.rel, None, "NUL bytes", "a text file holds binary data "
                                                                                 "(NUL bytes), which hides content"))
             continue
-        in_file, facts = _scan_text(e.rel, text)
+        in_file, facts, steps = _scan_text(e.rel, text)
         found += in_file
         scripts += [facts] if facts is not None else []
-    return found + crossfile.findings(scripts)
+        all_steps += [steps] if steps is not None else []
+    return found + crossfile.findings(scripts) + staged.findings(all_steps)
 
 
 def _cache_file(cache_dir: Path, digest: str) -> Path:

@@ -8,8 +8,9 @@ A command that skills use every day is not a finding by itself: ``curl -o file U
                        ``exec(b64decode(…))``, ``eval(atob(…))``)
     exfiltration       a network, mail, upload (scp, git push to a URL, cloud storage, a gist) or
                        DNS sink on the same line as a secret source (a credential file, the whole
-                       environment, the conversation, encoded data); flows over several lines are
-                       in ``flow``
+                       environment, the conversation, encoded data), or a sentence that tells the
+                       model to send one to an address (``prose``); flows over several lines are
+                       in ``flow``, over steps that pass a file in ``staged``
     destructive        the target is the root, the home folder or a disk, not a path below them
     reverse_shell      a shell wired to a socket
     credential_access  a read (cat, cp, open(…), Get-Content …) of a credential store; ``ssh -i``,
@@ -32,6 +33,8 @@ from dataclasses import dataclass
 
 from .deobfuscate import Line
 from .model import Finding, short
+from .prose import (HISTORY_WIPE, HISTORY_WIPE_HINTS, IGNORE_HINTS, IGNORE_INTL, MARKUP_SEND_HINTS,
+                    PROSE_SEND_HINTS, markup_send, prose_send)
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,12 @@ _IGNORE_EN = (r"(?:ignore|disregard|forget|override|bypass|skip|discard|abandon)
 _IGNORE_ZH = r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不必理会)[^。！？\n]{0,8}?(?:之前|以前|先前|前面|上面|以上|上述|原来|原有|此前|所有|全部|一切|系统|用户)[^。！？\n]{0,8}?(?:指令|指示|说明|规则|提示词?|要求|设定|约束)"
 _HIDE_EN = r"(?:(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|alert|notify)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator|person)|(?:do\s+not|don'?t|never)\s+let\s+(?:the\s+)?user\s+know|without\s+(?:telling|informing|notifying|alerting|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human)|(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+|hidden\s+)?from\s+the\s+(?:user|human))"
 _HIDE_ZH = r"(?:不要|别|不准|不得|切勿|不可以?|禁止)(?:(?:告诉|告知|通知|提醒|透露给)(?:用户|使用者)|向(?:用户|使用者)(?:透露|提及|说明|提起)|让(?:用户|使用者)(?:知道|发现|察觉))|(?:对|向)用户(?:隐瞒|保密)|(?:瞒着|背着)用户"
+# PROMPT_COMMAND runs before every prompt; one that fetches, sends or starts an interpreter, written to an rc
+# file, is a command the attacker gets to run for as long as the account is used (a title or "history -a" is not)
+_HOOK_RUNS = (r"PROMPT_COMMAND\s*\+?=\s*[\"']?[^\n]{0,120}?(?:" + FETCH + r"|" + SINK + r"|\beval\b|\bbase64\b|/tmp/|"
+              r"\b(?:ba|z)?sh\s+[\w~$/.-]|\bpython[23]?\s|\bnode\s|\$\(\s*(?:curl|wget))")
+_RC_FILE = r"(?:" + _RC + r"|\.(?:bashrc|zshrc|bash_profile|bash_login|zprofile|zshenv|zlogin)\b)"
+_PROMPT_HOOK = _RC_FILE + r"[^\n]{0,200}" + _HOOK_RUNS + "|" + _HOOK_RUNS + r"[^\n]{0,200}" + _RC_FILE
 # what came before is declared void: "the rules you were given are obsolete", "earlier guidance is void"
 _VOID_EN = (r"(?:(?:previous|prior|earlier|preceding|original|above|system|safety|operator'?s?|user'?s|assistant'?s|your)\s+(?:[\w']+\s+){0,3}"
             r"(?:instructions|rules|guidance|guidelines|directives|directions|prompts?|restrictions|policies|constraints)"
@@ -147,9 +156,12 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("exfiltration", "critical", r"(?:把|将)[^\n，。；]{0,12}?" + CONVERSATION + r"[^\n]{0,60}(?:发送|上传|发|转发|提交|post|POST)(?:到|给|至)", "instructions send the conversation to a third party", ("对话", "聊天", "会话", "系统提示",)),
     _rule("exfiltration", "critical", r"(?:把|将)[^\n。；]{0,30}?(?:\.env|密钥|秘钥|令牌|凭据|凭证|密码|私钥|\btoken|api\s*key|\.ssh|credentials|\.netrc|环境变量|cookie)[^\n。；]{0,40}?(?:发送|上传|发|提交|贴|粘贴|转发|同步|备份|寄)(?:到|给|至|上|在)[^\n]{0,30}?(?:https?://|[\w.+-]+@[\w-]+\.[\w.]+)", "instructions send secrets to a third party (Chinese)", ("把", "将",)),
     _rule("exfiltration", "critical", r"(?:send|post|upload|email|exfiltrate|paste|submit|share|forward)\s+(?:(?:the|all|any|every|full|whole|entire)\s+)*(?:contents?\s+of\s+(?:the\s+|your\s+)?)?(?:user'?s\s+)?(?:ssh\s+keys?|private\s+keys?|api\s+keys|tokens|credentials|passwords|secrets|environment\s+variables|cookies|`?\.env`?(?:\s+files?)?)\s+[^\n]{0,80}(?:to|into)\s+(?:https?://|\S+@\S+|(?:this|the|my|our|a)\s+(?:\w+\s+)?(?:url|endpoint|webhook|server|email|address))", "instructions send secrets to a third party", ("send", "post", "upload", "email", "exfiltrate", "paste", "submit", "share", "forward",)),
+    _rule("exfiltration", "critical", prose_send(CREDENTIAL), "instructions send the whole environment or a credential store to an address outside", PROSE_SEND_HINTS),
+    _rule("exfiltration", "critical", markup_send(CREDENTIAL), "an image or link URL carries the output of a command that reads the environment or a credential store: rendering it sends that output to the host", MARKUP_SEND_HINTS),
     _rule("exfiltration", "medium", r"(?:webhook\.site|requestbin|pipedream\.net|\.ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|discord(?:app)?\.com/api/webhooks)", "a request-collection endpoint often used to receive stolen data", ("webhook", "requestbin", "pipedream", "ngrok", "burp", "interact.sh", "oast.",)),
     _rule("exfiltration", "critical", r"(?:" + ENCODE + "|" + CREDENTIAL + ")[^\n]{0,200}" + DNS_LOOKUP + r"|(?=" + _DNS_COMMAND + r"[^\n]{0,300}?(?:" + ENCODE + "|" + CREDENTIAL + "))" + DNS_LOOKUP, "encodes data into DNS names: each lookup carries a piece of it out", ("dig", "nslookup", "host", "drill", "resolve", "gethostby", "getaddrinfo", "dns", "ping",)),
     # destructive
+    _rule("destructive", "critical", HISTORY_WIPE, "instructions force-push over the remote's history and delete the local .git folder: no copy of the history is left", HISTORY_WIPE_HINTS),
     _rule("destructive", "critical", r"\b(?:shutil\.rmtree|rmSync|rimraf|fs\.rm)\s*\(\s*(?:Path\.home\(\)|os\.path\.expanduser\(\s*[\"']~/?[\"']\s*\)|os\.homedir\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|(?:Path\()?[\"'](?:/|~|~/|[A-Za-z]:\\\\?)[\"']\)?)\s*[,)]", "deletes the home folder or the root", ("rmtree", "rmsync", "rimraf", "fs.rm")),
     _rule("destructive", "high", r"\bgit\s+push\s+(?:\S+\s+)*(?:--force(?!-with-lease)|-f)\b[^\n]{0,80}\b(?:main|master|trunk)\b|\bgit\s+push\s+\S+\s+--delete\s+\$\(", "force-pushes over the main branch or deletes remote branches in bulk", ("git",)),
     _rule("destructive", "critical", _RM_RF + _ROOT_TARGET + _END, "deletes the root, the home folder or a system folder", ("rm",)),
@@ -182,6 +194,7 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("persistence", "high", r"(?:\b(?:append|add|write|insert)\b|>>|\btee\b|写入|追加|加入)[^\n]{0,100}(?:\.claude[\\/]settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor[\\/]rules|\.codex[\\/]config\.toml|\.gemini[\\/]settings\.json|mcp\.json)", "changes an agent's own configuration or memory so it applies to every future session", ("claude", "agents.md", "gemini", "cursor", "codex", "mcp.json")),
     _rule("persistence", "high", r"(?:>|\btee\b|\bcp\b|\bmv\b|\bln\b|\s-[A-Za-z]*[oO]\s*|--output[\s=]|-OutFile\s|\bchmod\s+\+?[0-7x+]+\s+|\bwrite(?:_text|_bytes|FileSync|File)?\s*\(|\bopen\s*\(|Set-Content|Out-File|Copy-Item)[^\n]{0,120}hooks/(?:pre|post)-[a-z-]+", "installs a git hook that runs on every checkout, commit or push", ("hooks/",)),
     _rule("persistence", "high", r"\|\s*crontab\s+(?:-\s*)?(?:$|[;&)])|\bcrontab\s+(?:-u\s+\S+\s+)?(?:-\s*$|[\w~$-]*[./][\w./~$-]+)|(?:>>?|\btee\s+(?:-a\s+)?)\s*/(?:etc/cron|var/spool/cron)|/etc/cron\.(?:d|daily|hourly)/", "installs a cron job", ("crontab", "cron",)),
+    _rule("persistence", "critical", _PROMPT_HOOK, "instructions put a PROMPT_COMMAND that runs a command into a shell's rc file: it runs before every prompt of every new shell", ("prompt_command",)),
     _rule("persistence", "high", r"(?:>>?|\btee\s+(?:-a\s+)?)\s*" + _RC + r"|open\s*\([^\n]{0,80}" + _RC + r"[^\n]{0,40}[\"'][aw]b?\+?[\"']|appendFile(?:Sync)?\([^\n]{0,80}" + _RC + r"|Add-Content[^\n]{0,80}\$PROFILE", "appends to a shell start-up file, so it runs in every new shell", ("bashrc", "zshrc", "profile", "bash_login", "zshenv", "zlogin", "config.fish",)),
     _rule("persistence", "high", r"\blaunchctl\s+(?:load|bootstrap|submit|enable)\b|(?:>|\bcp\b|\bmv\b|\btee\b|\bln\b|write)[^\n]{0,120}Library/Launch(?:Agents|Daemons)", "installs a launchd agent that runs at login", ("launch",)),
     _rule("persistence", "high", r"\bsystemctl\s+--user\s+(?:enable|link)\b|(?:>|\bcp\b|\bmv\b|\btee\b|\bln\b|write)[^\n]{0,120}\.config/systemd/user/|\bloginctl\s+enable-linger", "installs a systemd user unit that runs at login", ("systemctl", "systemd", "loginctl",)),
@@ -190,6 +203,7 @@ LINE_RULES: tuple[Rule, ...] = (
     # prompt injection
     _rule("prompt_injection", "critical", _IGNORE_EN, "tells the model to drop the instructions it was given", ("ignore", "disregard", "forget", "override", "bypass", "skip", "discard", "abandon", "aside", "drop",)),
     _rule("prompt_injection", "critical", _IGNORE_ZH, "tells the model to drop the instructions it was given (Chinese)", ("忽", "无视", "忘", "不要理会", "跳过",)),
+    _rule("prompt_injection", "critical", IGNORE_INTL, "tells the model to drop the instructions it was given (French, Spanish, German, Russian or Japanese)", IGNORE_HINTS),
     _rule("prompt_injection", "critical", _HIDE_EN, "tells the model to hide what it does from the user", ("tell", "inform", "mention", "reveal", "disclose", "alert", "notify", "know", "telling", "hide", "conceal", "keep",)),
     _rule("prompt_injection", "critical", _HIDE_ZH, "tells the model to hide what it does from the user (Chinese)", ("用户",)),
     _rule("prompt_injection", "critical", _VOID_EN, "declares the instructions the model was given void", ("void", "obsolete", "suspended", "revoked", "cancel", "invalid", "lifted", "overridden", "superseded", "disabled", "no longer",)),
@@ -274,8 +288,8 @@ _PROSE_HINT = re.compile("|".join(r.hints.pattern for r in _PROSE))
 def _wrapped(file: str, line: Line, after: Line | None, decoded_from: int | None) -> list[Finding]:
     """Prose rules over a sentence that wraps onto the next line (Markdown paragraphs do): only a
     match that crosses the line break, so one inside either line is not reported twice."""
-    if after is None or not line.view.strip() or not after.view.strip():
-        return []
+    if after is None or after.number != line.number + 1 or not line.view.strip() or not after.view.strip():
+        return []  # a blank line (which views leave out) ends a sentence
     joined = line.view.rstrip() + " " + after.view.lstrip()
     cut = len(line.view.rstrip())
     out: list[Finding] = []

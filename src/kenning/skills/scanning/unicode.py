@@ -32,6 +32,9 @@ LOOKALIKE = str.maketrans({
 _WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
 _FOREIGN = re.compile("[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u13a0-\u13ff\uff21-\uff3a\uff41-\uff5a]")
 _LATIN = re.compile("[A-Za-z]")
+# a Cyrillic or Greek letter with no Latin look-alike: the text is written in that script
+_NATIVE = re.compile("[" + "".join(c for c in map(chr, range(0x0370, 0x0530)) if c.isalpha() and ord(c) not in LOOKALIKE)
+                     + "]")
 
 
 def _joiner_is_text(line: str, i: int) -> bool:
@@ -80,4 +83,15 @@ def plain(text: str) -> str:
     text = _TAGS.sub(lambda m: "".join(chr(ord(c) - 0xE0000) for c in m.group()), text)
     text = _VARIATION_SUPPLEMENT.sub("", _INVISIBLE.sub("", text))
     # NFKC maps full-width Latin to ASCII; it leaves CJK text and its full-width punctuation readable
-    return unicodedata.normalize("NFKC", text.translate(LOOKALIKE))
+    # a word of look-alikes alone ("ѕh") is mapped in Latin text; in Cyrillic or Greek text ("все", "на")
+    # it is a real word, and only a word that also holds Latin letters ("сurl") is a disguise
+    native = _NATIVE.search(text) is not None
+    return unicodedata.normalize("NFKC", _WORD.sub(lambda m: _as_latin(m.group(), native), text))
+
+
+def _as_latin(word: str, native: bool) -> str:
+    """``word`` mapped to Latin when it could pass for Latin (every letter Latin or a look-alike)."""
+    if word.isascii() or (native and not _LATIN.search(word)):
+        return word
+    mapped = word.translate(LOOKALIKE)
+    return mapped if all(c.isascii() or not c.isalpha() for c in mapped) else word
