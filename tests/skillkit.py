@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 
@@ -17,3 +18,11 @@ def write_skill(root: Path, name: str, description: str = "", *, category: str |
     text = raw if raw is not None else skill_md(name, description or f"Use {name} for its job.", body, front)
     (folder / "SKILL.md").write_text(text, encoding="utf-8")
     return folder
+
+
+def zip_of(path: Path, entries: dict[str, bytes | str]) -> Path:
+    """A zip archive at ``path`` holding ``entries`` (name -> content)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return path

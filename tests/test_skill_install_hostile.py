@@ -6,7 +6,6 @@ surrogate). Real skill folders, real zip files, the real store and scanner."""
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from kenning.errors import InvalidInput
 from kenning.skills import Skills
 from kenning.skills.install import Installer, lock_path
 from kenning.skills.versions import Location, files_of
-from skillkit import skill_md, write_skill
+from skillkit import skill_md, write_skill, zip_of
 
 # made up, shaped like real ones
 AWS = "AKIA" + "QWERTYUIOPASDFGH"
@@ -36,13 +35,6 @@ REFERENCE = f"# Keys\n\nnone here\n\naws: {AWS}\ngithub: {GITHUB}\n"
 @pytest.fixture
 def installer(kb: Kenning) -> Installer:
     return Installer(kb.skills, home=kb.home, cache_dir=kb.settings.cache_dir)
-
-
-def zip_of(path: Path, entries: dict[str, bytes | str]) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in entries.items():
-            zf.writestr(name, data)
-    return path
 
 
 def holding_a_key(folder: Path) -> list[str]:

