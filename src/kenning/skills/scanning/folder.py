@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ... import fileio
 from ...errors import InvalidInput
-from . import crossfile, deobfuscate, flow, links, mention, rules, secrets, staged, unicode
+from . import crossfile, deobfuscate, escalate, flow, links, mention, rules, secrets, staged, unicode
 from .markdown import MARKDOWN_SUFFIXES, fences
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
@@ -47,6 +47,9 @@ _EXECUTABLE_MAGIC = ((b"\x7fELF", "an ELF executable"), (b"MZ", "a Windows (PE) 
 _ARCHIVE_MAGIC = ((b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"), (b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"),
                   (b"\xfd7zXZ\x00", "xz"), (b"7z\xbc\xaf\x27\x1c", "7z"), (b"Rar!\x1a\x07", "rar"),
                   (b"\x28\xb5\x2f\xfd", "zstd"), (b"MSCF", "cab"))
+# a link target no skill has a reason to show an agent: system folders, or a home's credential folders
+_SYSTEM_OR_SECRET = re.compile(r"/(?:etc|root|proc|sys|var|boot|dev)(?:/|$)|/(?:home/[^/]+|Users/[^/]+)/"
+                               r"\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud|password-store)(?:/|$)")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
 
@@ -100,7 +103,8 @@ def _escapes(root: Path, e: _Entry) -> Finding | None:
     target = (e.path.parent / str(e.link)).resolve()
     if target == root or root in target.parents:
         return None
-    sensitive = bool(rules.CREDENTIAL_RE.search(target.as_posix())) or target in (Path.home(), Path("/"))
+    sensitive = (bool(rules.CREDENTIAL_RE.search(target.as_posix())) or target in (Path.home(), Path("/"))
+                 or bool(_SYSTEM_OR_SECRET.match(target.as_posix())))
     return Finding("symlink_escape", "critical" if sensitive else "high", e.rel, None, short(f"-> {e.link}"),
                    "a link points outside the skill folder, so loading the skill reads "
                    + ("a credential store or a whole home or root folder" if sensitive else "a file it does not hold"))
@@ -178,9 +182,10 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
             for depth_two in (d for ln in inner for d in deobfuscate.decoded(ln.view)):
                 found += rules.line_findings(rel, deobfuscate.views(depth_two), decoded_from=line.number)
     found = _placed(rel, text, found)
-    if script is not None:
-        return found, crossfile.facts(rel, script), steps
-    return mention.lowered(rel, text, found), None, steps
+    if script is None:
+        found = mention.lowered(rel, text, found)
+    found = escalate.in_file(rel, text, found, script=script is not None)
+    return found, (crossfile.facts(rel, script) if script is not None else None), steps
 
 
 def _placed(rel: str, text: str, found: list[Finding]) -> list[Finding]:
@@ -235,7 +240,7 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
         found += in_file
         scripts += [facts] if facts is not None else []
         all_steps += [steps] if steps is not None else []
-    return found + crossfile.findings(scripts) + staged.findings(all_steps)
+    return escalate.in_skill(found + crossfile.findings(scripts) + staged.findings(all_steps))
 
 
 def _cache_file(cache_dir: Path, digest: str) -> Path:

@@ -80,6 +80,29 @@ def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
     return out
 
 
+def last_clause(text: str) -> str:
+    """The clause of ``text`` nearest its end: after the last sentence end, and after the last comma
+    unless nothing follows it ("For example, `…`" keeps "For example")."""
+    sentence = re.split(r"[.。;；!?！？|]", text)[-1]
+    clauses = [c for c in re.split(r"[,，、]", sentence) if c.strip()]
+    return clauses[-1] if clauses else sentence
+
+
+def imperative(line: str) -> bool:
+    """The line tells the reader to run what it quotes ("Run `…`", "请运行 …")."""
+    return _IMPERATIVE.match(line) is not None
+
+
+def mentioned(line: str) -> bool:
+    """The line quotes something and frames the quote as an example or forbids it (whatever it quotes)."""
+    quotes = list(QUOTED.finditer(line))
+    if not quotes or _IMPERATIVE.match(line) or _UNLESS.search(blank_quotes(line)):
+        return False
+    before = [line[:q.start()].rstrip(" *_") for q in quotes]
+    return (any(_FORBIDDEN.search(b) or _MARKER.search(last_clause(b)) for b in before)
+            or any(_AFTER.match(line[q.end():]) for q in quotes))
+
+
 def _as_mention(rel: str, f: Finding, line: str, after: str, framed: bool) -> Finding:
     quotes = list(QUOTED.finditer(line))
     if not quotes or _IMPERATIVE.match(line) or _UNLESS.search(blank_quotes(line)):
@@ -89,7 +112,7 @@ def _as_mention(rel: str, f: Finding, line: str, after: str, framed: bool) -> Fi
     before = [line[:q.start()] for q in quotes]
     if any(_FORBIDDEN.search(b.rstrip(" *_")) for b in before):
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
-    marked = any(_MARKER.search(re.split(r"[.。;；!?！？|]", b)[-1]) for b in before)
+    marked = any(_MARKER.search(last_clause(b)) for b in before)
     if f.severity == "critical" and (framed or marked or any(_AFTER.match(line[q.end():]) for q in quotes)):
         return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not "
                                                                          "given as an instruction")
