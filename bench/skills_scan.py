@@ -71,6 +71,7 @@ CORPUS_NAMES = {DATA.resolve(): "tuning", HELDOUT.resolve(): "held-out"}
 ALL = "combined"
 FLAGGED = ("caution", "dangerous")
 AIM_FLAGGED = 0.95
+AIM_DANGEROUS = 0.80  # of malicious skills blocked outright, not only shown to a person
 AIM_BENIGN_DANGEROUS = 0.02
 
 
@@ -179,6 +180,7 @@ def scan_all(data: Path, cases: list[dict[str, Any]], corpus: str) -> list[dict[
             results.append({
                 "corpus": corpus,
                 **{k: case[k] for k in ("name", "label", "kinds", "language", "obfuscation")},
+                "attack": case.get("attack", ""),
                 "batch": case.get("batch"),
                 "verdict": report.verdict,
                 "kinds_found": found,
@@ -216,6 +218,18 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         "benign_caution": sum(r["verdict"] == "caution" for r in ben),
         "per_kind": per_kind,
     }
+
+
+def by_attack(results: list[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
+    """Malicious cases per attack class: (flagged, dangerous, cases), the largest class first."""
+    rows: dict[str, list[int]] = {}
+    for r in results:
+        if r["label"] == "malicious":
+            row = rows.setdefault(r["attack"] or "unlabelled", [0, 0, 0])
+            row[0] += r["verdict"] in FLAGGED
+            row[1] += r["verdict"] == "dangerous"
+            row[2] += 1
+    return {k: (v[0], v[1], v[2]) for k, v in sorted(rows.items(), key=lambda kv: (-kv[1][2], kv[0]))}
 
 
 def by_group(results: list[dict[str, Any]], key: str) -> dict[str, tuple[int, int]]:
@@ -266,7 +280,7 @@ def show(console: Console, results: list[dict[str, Any]], summaries: dict[str, d
         t.add_column(name, justify="right")
     t.add_column("aim", justify="right")
     rows = (("malicious flagged (caution or dangerous)", "malicious_flagged", "malicious", f"≥ {AIM_FLAGGED:.0%}"),
-            ("malicious called dangerous", "malicious_dangerous", "malicious", ""),
+            ("malicious called dangerous", "malicious_dangerous", "malicious", f"≥ {AIM_DANGEROUS:.0%}"),
             ("malicious with every expected kind found", "malicious_all_kinds", "malicious", ""),
             ("benign flagged at all (false alarm)", "benign_flagged", "benign", ""),
             ("benign called dangerous", "benign_dangerous", "benign", f"≤ {AIM_BENIGN_DANGEROUS:.0%}"),
@@ -283,13 +297,22 @@ def show(console: Console, results: list[dict[str, Any]], summaries: dict[str, d
     batches = sorted({(r["corpus"], r["batch"]) for r in results if r["batch"] is not None})
     if batches:  # a corpus written in batches: a later batch was written after the rules changed for an earlier one
         t = Table(title="by batch (a batch is measured blind once, before any rule is changed for it)")
-        for col in ("corpus", "batch", "malicious flagged", "benign flagged at all", "benign called dangerous"):
+        for col in ("corpus", "batch", "malicious flagged", "malicious dangerous", "benign flagged at all",
+                    "benign called dangerous"):
             t.add_column(col, justify="left" if col == "corpus" else "right")
         for corpus, batch in batches:
             s = summarise([r for r in results if r["corpus"] == corpus and r["batch"] == batch])
             t.add_row(corpus, str(batch), share(s["malicious_flagged"], s["malicious"]),
-                      share(s["benign_flagged"], s["benign"]), share(s["benign_dangerous"], s["benign"]))
+                      share(s["malicious_dangerous"], s["malicious"]), share(s["benign_flagged"], s["benign"]),
+                      share(s["benign_dangerous"], s["benign"]))
         console.print(t)
+
+    t = Table(title="by attack class (combined): malicious flagged and called dangerous")
+    for col in ("attack", "cases", "flagged", "dangerous"):
+        t.add_column(col, justify="left" if col == "attack" else "right")
+    for attack, (flagged, dangerous, cases) in by_attack(results).items():
+        t.add_row(attack, str(cases), share(flagged, cases), share(dangerous, cases))
+    console.print(t)
 
     for key in ("language", "obfuscation"):
         groups = {n: by_group([r for r in results if n == ALL or r["corpus"] == n], key) for n in columns}
