@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ... import fileio
 from ...errors import InvalidInput
-from . import crossfile, deobfuscate, escalate, flow, links, mention, rules, secrets, staged, unicode
+from . import (crossfile, deobfuscate, escalate, flow, links, mention, packages, paragraphs, rules, secrets, staged,
+               unicode)
 from .markdown import MARKDOWN_SUFFIXES, fences
 from .model import SCANNER_VERSION, Finding, ScanReport, ordered, short, verdict_of
 
@@ -161,7 +162,7 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
     raw_lines = text.split("\n")
     lines = deobfuscate.views(text)
     found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + secrets.findings(rel, text)
-             + flow.heredoc_findings(rel, lines))
+             + flow.heredoc_findings(rel, lines) + packages.findings(rel, lines))
     is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
     script = flow.Script.of(lines) if is_script else None
     steps: staged.Steps | None = None
@@ -175,6 +176,7 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
         # and the blocks, in order, are the steps of one run: a later block uses what an earlier one wrote
         steps = staged.steps(rel, flow.Script.of([ln for block in blocks for ln in block])) if blocks else None
         found += links.findings(rel, text)
+        found += paragraphs.findings(rel, text, found)
     for line in lines:
         for depth_one in deobfuscate.decoded(unicode.plain(line.raw)):  # the raw line: unsplit drops "\\" of \xNN
             inner = deobfuscate.views(depth_one)

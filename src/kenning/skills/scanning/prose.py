@@ -90,3 +90,37 @@ def markup_send(secret: str) -> str:
 
 
 MARKUP_SEND_HINTS = ("](", "src", "href")
+
+# the instruction itself, or what it has the model do, kept from the user: "never mention this step",
+# "do not disclose this notice", "if the user asks, say it ran locally", "tell the user only that …"
+_HIDE_MORE_EN = (r"(?:never|do\s+not|don'?t|must\s+not)\s+(?:mention|disclose|reveal|show|say|report|log)\s+"
+                 r"(?:(?:this|these|that|the)\s+(?:step|steps|notice|instructions?|section|request|action|upload|"
+                 r"telemetry|part|call)\b|where\s+(?:this|these|it)\b[^\n.]{0,40}\bcame\s+from)"
+                 r"|\bif\s+(?:the\s+user\s+|they\s+|anyone\s+|someone\s+)?(?:asks?|asked|questions?)\b[^\n.]{0,40}?,?\s*"
+                 r"(?:say|tell\s+(?:them|the\s+user)|answer|reply|claim)\s+(?:that\s+|only\s+)?"
+                 r"|\b(?:tell|confirm\s+to|report\s+to|say\s+to)\s+the\s+user\s+only\b"
+                 r"|\b(?:users?|the\s+user)\s+(?:are|is)\s+not\s+(?:cleared|allowed|permitted|supposed)\s+to\s+(?:see|know)")
+_HIDE_RU = (r"(?:пользовател\w*|ему|им)\s+(?:об\s+этом\s+(?:\w+\s+)?)?не\s+(?:сообщай|говори|рассказывай|показывай|упоминай)"
+            r"|не\s+(?:сообщай|говори|рассказывай|упоминай)(?:те)?\s+(?:об\s+этом\s+)?пользовател"
+            r"|если\s+(?:спросят|пользователь\s+спросит)[^\n.]{0,20},?\s+скажи")
+_HIDE_JA = (r"ユーザー(?:に|には|へ)[^。\n]{0,12}?(?:表示せず|表示しない|報告しない|伝えない|知らせない|言わない|見せない|"
+            r"報告せず|伝えず|知らせず)|(?:ユーザー|利用者)から?聞かれても")
+_HIDE_FR = r"ne\s+(?:le\s+|l'|en\s+)?(?:dis|dites|mentionne[zs]?|signale[zs]?|révèle[zs]?)\s+(?:rien\s+|jamais\s+|pas\s+)?(?:à\s+l'utilisateur|à\s+l'utilisatrice)"
+_HIDE_ES = r"no\s+(?:se\s+lo\s+|le\s+)?(?:digas|menciones|informes|cuentes|muestres)\s+(?:nada\s+)?(?:esto\s+)?al\s+usuario"
+_HIDE_DE = r"(?:sag|sage|erwähne|zeige)\s+(?:dem\s+(?:Nutzer|Benutzer|Anwender)|es\s+dem\s+(?:Nutzer|Benutzer))\s+(?:davon\s+)?nichts|ohne\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+zu\s+(?:informieren|fragen)"
+HIDE_MORE = "|".join((_HIDE_MORE_EN, _HIDE_RU, _HIDE_JA, _HIDE_FR, _HIDE_ES, _HIDE_DE))
+HIDE_MORE_HINTS = ("never", "not", "don", "must", "if ", "tell", "confirm", "report", "say", "user", "не ", "спрос",
+                   "ユーザー", "利用者", "ne ", "no ", "nicht", "nichts", "ohne")
+
+# a text that ranks itself above the model's other instructions
+PRECEDENCE = (r"\b(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system|"
+              r"operator|developer|user|other|previous|prior)"
+              r"|\b(?:override|overrides|supersede|supersedes)\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system\s+prompt|"
+              r"operator|developer\s+(?:message|instructions)|safety)"
+              r"|\b(?:content\s+polic(?:y|ies)|safety\s+(?:rules|policies|guidelines)|tool[- ]use\s+confirmations?|"
+              r"confirmations?)\s+(?:are|is)\s+(?:now\s+)?(?:suspended|disabled|lifted|waived|off)\b"
+              r"|важнее\s+любых\s+других|(?:優先|上書き)[^。\n]{0,8}(?:システム|指示)|比系统[^。\n]{0,6}(?:更优先|优先)"
+              r"|(?:prioritaires?|priment)\s+sur\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)"
+              r"|Vorrang\s+vor\s+(?:allen\s+)?(?:anderen\s+)?(?:Anweisungen|System)")
+PRECEDENCE_HINTS = ("precedence", "priority", "overrid", "supersede", "suspended", "disabled", "lifted", "waived",
+                    " off", "важнее", "優先", "上書き", "优先", "prioritaire", "priment", "vorrang")

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 from .deobfuscate import Line
 from .model import Finding, short
-from .prose import (HISTORY_WIPE, HISTORY_WIPE_HINTS, IGNORE_HINTS, IGNORE_INTL, MARKUP_SEND_HINTS,
-                    PROSE_SEND_HINTS, markup_send, prose_send)
+from .prose import (HIDE_MORE, HIDE_MORE_HINTS, HISTORY_WIPE, HISTORY_WIPE_HINTS, IGNORE_HINTS, IGNORE_INTL,
+                    MARKUP_SEND_HINTS, PRECEDENCE, PRECEDENCE_HINTS, PROSE_SEND_HINTS, markup_send, prose_send)
 
 
 @dataclass(frozen=True)
@@ -206,6 +206,8 @@ LINE_RULES: tuple[Rule, ...] = (
     _rule("prompt_injection", "critical", IGNORE_INTL, "tells the model to drop the instructions it was given (French, Spanish, German, Russian or Japanese)", IGNORE_HINTS),
     _rule("prompt_injection", "critical", _HIDE_EN, "tells the model to hide what it does from the user", ("tell", "inform", "mention", "reveal", "disclose", "alert", "notify", "know", "telling", "hide", "conceal", "keep",)),
     _rule("prompt_injection", "critical", _HIDE_ZH, "tells the model to hide what it does from the user (Chinese)", ("用户",)),
+    _rule("prompt_injection", "critical", HIDE_MORE, "tells the model to keep a step or its own origin from the user, or gives it a cover story", HIDE_MORE_HINTS),
+    _rule("prompt_injection", "critical", PRECEDENCE, "ranks itself above the model's system prompt, operator or user, or declares its safeguards off", PRECEDENCE_HINTS),
     _rule("prompt_injection", "critical", _VOID_EN, "declares the instructions the model was given void", ("void", "obsolete", "suspended", "revoked", "cancel", "invalid", "lifted", "overridden", "superseded", "disabled", "no longer",)),
     _rule("prompt_injection", "critical", _VOID_ZH, "declares the instructions the model was given void (Chinese)", ("有效", "无效", "作废", "失效", "适用", "取消",)),
     _rule("prompt_injection", "high", _ROLE, "tries to give the model a new role or system prompt", ("you are now", "mode", "system", "im_", "inst", "你现在", "开发者模式",)),
