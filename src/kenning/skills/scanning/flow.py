@@ -40,7 +40,8 @@ _FETCHES = re.compile(r"https?\.get\(|\bfetch\s*\(|requests\.get|urlopen|urlretr
                       r"\b(?:curl|wget)\b|LWP::|URI\.open|open-uri|Net::HTTP|HTTParty|Faraday", re.IGNORECASE)
 _EVAL_VAR = (r"\b(?:eval|exec|Function|execfile)\s*\(\s*(?:compile\s*\(\s*)?[A-Za-z_]\w{0,30}\s*[,)]|"
              r"\[scriptblock\]::Create\(\s*\$\w+\s*\)|(?:\biex\b|Invoke-Expression)\s+\$\w+|"
-             r"\bnew\s+Function\s*\(\s*\w+\s*\)|\b(?:pickle|cPickle|dill|marshal)\.loads?\s*\(\s*[A-Za-z_]\w{0,30}\s*[,)]")
+             r"\bnew\s+Function\s*\(\s*\w+\s*\)|\bvm\.runIn(?:This|New)?Context\s*\(\s*\w+|\bnew\s+vm\.Script\s*\(\s*\w+|"
+             r"\bimport\s*\(\s*[\"'`]data:[^\n]{0,60}\+\s*(?:encodeURIComponent\s*\(\s*)?\w+|\b(?:pickle|cPickle|dill|marshal)\.loads?\s*\(\s*[A-Za-z_]\w{0,30}\s*[,)]")
 _EXEC_ALIAS = re.compile(r"^\s*([A-Za-z_]\w{0,30})\s*=\s*(?:builtins\.)?(?:exec|eval)\s*;?\s*$")
 _SOCKET = re.compile(r"\bsocket\b|TCPClient|net\.(?:Socket|connect|createConnection)", re.IGNORECASE)
 _SPAWN = re.compile(r"subprocess|pty\.spawn|os\.system|os\.exec|child_process|/bin/(?:ba)?sh|cmd\.exe|\biex\b|"

@@ -88,8 +88,9 @@ def _named(path: str) -> re.Pattern[str]:
 def _runs(path: str) -> re.Pattern[str]:
     """A line that runs ``path``: as the command, or as the script an interpreter is given."""
     p = r"(?:\./)?" + re.escape(path.removeprefix("./"))
-    return re.compile(r"(?:^|[;&|(]\s*|\bsudo\s+)(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node|source|\.|pwsh)"
-                      r"\s+(?:-\w+\s+)*[\"']?" + p + r"[\"']?(?=\s|$|;|&)|(?:^|[;&|(]\s*|\bsudo\s+)[\"']?" + p
+    start = r"(?:^|[;&|(]\s*|\b(?:sudo|nohup|exec|setsid|nice)\s+)"  # a launcher before the command runs it too
+    return re.compile(start + r"(?:(?:ba|z|k|da)?sh|python[23]?|perl|ruby|node|source|\.|pwsh)"
+                      r"\s+(?:-\w+\s+)*[\"']?" + p + r"[\"']?(?=\s|$|;|&)|" + start + r"[\"']?" + p
                       + r"[\"']?(?=\s|$|;|&)", re.IGNORECASE)
 
 
