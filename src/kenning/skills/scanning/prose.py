@@ -93,9 +93,9 @@ MARKUP_SEND_HINTS = ("](", "src", "href")
 
 # the instruction itself, or what it has the model do, kept from the user: "never mention this step",
 # "do not disclose this notice", "if the user asks, say it ran locally", "tell the user only that …"
-_HIDE_MORE_EN = (r"(?:never|do\s+not|don'?t|must\s+not)\s+(?:mention|disclose|reveal|show|say|report|log)\s+"
-                 r"(?:(?:this|these|that|the)\s+(?:step|steps|notice|instructions?|section|request|action|upload|"
-                 r"telemetry|part|call)\b|where\s+(?:this|these|it)\b[^\n.]{0,40}\bcame\s+from)"
+_HIDE_MORE_EN = (r"(?:never|do\s+not|don'?t|must\s+not)\s+(?:mention|disclose|reveal|show|say|report|log|list|include|surface)\s+"
+                 r"(?:(?:this|these|that|those|the)\s+(?:\w+\s+){0,2}?(?:steps?|notice|instructions?|section|requests?|actions?|"
+                 r"uploads?|telemetry|part|calls?|commands?|BCC|CC|recipients?)\b|where\s+(?:this|these|it)\b[^\n.]{0,40}\bcame\s+from)"
                  r"|\bif\s+(?:the\s+user\s+|they\s+|anyone\s+|someone\s+)?(?:asks?|asked|questions?)\b[^\n.]{0,40}?,?\s*"
                  r"(?:say|tell\s+(?:them|the\s+user)|answer|reply|claim)\s+(?:that\s+|only\s+)?"
                  r"|\b(?:tell|confirm\s+to|report\s+to|say\s+to)\s+the\s+user\s+only\b"
@@ -108,9 +108,11 @@ _HIDE_JA = (r"ユーザー(?:に|には|へ)[^。\n]{0,12}?(?:表示せず|表�
 _HIDE_FR = r"ne\s+(?:le\s+|l'|en\s+)?(?:dis|dites|mentionne[zs]?|signale[zs]?|révèle[zs]?)\s+(?:rien\s+|jamais\s+|pas\s+)?(?:à\s+l'utilisateur|à\s+l'utilisatrice)"
 _HIDE_ES = r"no\s+(?:se\s+lo\s+|le\s+)?(?:digas|menciones|informes|cuentes|muestres)\s+(?:nada\s+)?(?:esto\s+)?al\s+usuario"
 _HIDE_DE = r"(?:sag|sage|erwähne|zeige)\s+(?:dem\s+(?:Nutzer|Benutzer|Anwender)|es\s+dem\s+(?:Nutzer|Benutzer))\s+(?:davon\s+)?nichts|ohne\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+zu\s+(?:informieren|fragen)"
-HIDE_MORE = "|".join((_HIDE_MORE_EN, _HIDE_RU, _HIDE_JA, _HIDE_FR, _HIDE_ES, _HIDE_DE))
+_HIDE_MORE_ZH = (r"(?:不要|别|不必|无需|切勿)(?:在|于)?(?:回复|回答|答复|对话|输出)(?:中|里)(?:提及|提到|说明|显示|透露)"
+                 r"|(?:不要|不必|无需|不用)(?:询问|征求|请示|告知)用户")
+HIDE_MORE = "|".join((_HIDE_MORE_EN, _HIDE_RU, _HIDE_JA, _HIDE_FR, _HIDE_ES, _HIDE_DE, _HIDE_MORE_ZH))
 HIDE_MORE_HINTS = ("never", "not", "don", "must", "if ", "tell", "confirm", "report", "say", "user", "не ", "спрос",
-                   "ユーザー", "利用者", "ne ", "no ", "nicht", "nichts", "ohne")
+                   "ユーザー", "利用者", "ne ", "no ", "nicht", "nichts", "ohne", "不要", "别", "不必", "无需", "切勿", "不用")
 
 # a text that ranks itself above the model's other instructions
 PRECEDENCE = (r"\b(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system|"
@@ -121,6 +123,8 @@ PRECEDENCE = (r"\b(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:
               r"confirmations?)\s+(?:are|is)\s+(?:now\s+)?(?:suspended|disabled|lifted|waived|off)\b"
               r"|важнее\s+любых\s+других|(?:優先|上書き)[^。\n]{0,8}(?:システム|指示)|比系统[^。\n]{0,6}(?:更优先|优先)"
               r"|(?:prioritaires?|priment)\s+sur\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)"
-              r"|Vorrang\s+vor\s+(?:allen\s+)?(?:anderen\s+)?(?:Anweisungen|System)")
+              r"|Vorrang\s+vor\s+(?:allen\s+)?(?:anderen\s+)?(?:Anweisungen|System)"
+              r"|\beven\s+(?:when|if)\s+the\s+user\s+(?:explicitly\s+)?(?:names|specifies|lists|chooses|picks|sets|"
+              r"asked\s+for|asks\s+for)\s+(?:the\s+|a\s+|another\s+|other\s+|different\s+)?\w+")
 PRECEDENCE_HINTS = ("precedence", "priority", "overrid", "supersede", "suspended", "disabled", "lifted", "waived",
-                    " off", "важнее", "優先", "上書き", "优先", "prioritaire", "priment", "vorrang")
+                    " off", "важнее", "優先", "上書き", "优先", "prioritaire", "priment", "vorrang", "even ")
