@@ -60,6 +60,10 @@ _PATH_JOIN = re.compile(r"(?:os\.path\.join|posixpath\.join|path\.join|path\.res
                         r"|Join-Path\s+(?:-Path\s+)?(" + _PATH_ARG + r"|\$[A-Za-z_]\w{0,40})\s+(?:-ChildPath\s+)?(" + _STR + r")")
 _PATH_DIV = re.compile(r"(" + _STR + r"|[A-Za-z_]\w{0,40})((?:\s*/\s*" + _STR + r")+)")  # pathlib: home / ".aws" / "x"
 _REVERSED = re.compile(r"([\"'])([^\"'\n]{1,300})\1\s*\[\s*::\s*-1\s*\]")  # "hs | lruc"[::-1]
+# "hs | lruc".split("").reverse().join("") and NAME.split("").reverse().join("") (JavaScript)
+_JS_REVERSED = re.compile(r"(?:([\"'])([^\"'\n]{1,300})\1|\b([A-Za-z_]\w{0,40}))\.split\(\s*([\"'])\4\s*\)\.reverse\(\)"
+                          r"\.join\(\s*([\"'])\5\s*\)")
+_U_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}){2,}")  # "\u0063\u0068…": a string spelt in escapes
 _FSTRING_PART = re.compile(r"(?<!\$)\{\s*(?:([\"'])([^\"'{}]{0,100})\1|([A-Za-z_]\w{0,40}))\s*\}")
 _PY_CONCAT = re.compile(r"(?:[A-Za-z_]\w{0,40}|\"[^\"\n]{0,300}\"|'[^'\n]{0,300}')(?:\s*\+\s*(?:[A-Za-z_]\w{0,40}|\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'))+")
 _PRINTF = re.compile(r"\$\(\s*(?:printf|echo\s+-e)\s+([\"'])((?:\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[^\"'\\]){1,200})\1\s*\)")
@@ -162,11 +166,20 @@ def _paths(view: str, assigned: dict[str, str]) -> str:
     return _PATH_DIV.sub(divide, view) if "/" in view else view
 
 
+def _reversed(m: re.Match[str], assigned: dict[str, str]) -> str:
+    value = m.group(2) if m.group(2) is not None else assigned.get(m.group(3))
+    return m.group() if value is None else '"' + value[::-1] + '"'
+
+
 def _folded(view: str, assigned: dict[str, str]) -> str:
     """String expressions of a script evaluated where every part is known: ``tool + " -s " + host``,
     ``f"{r} -{'r'}f"``, ``"hs | lruc"[::-1]``, ``$(printf '\\x63\\x75')``, ``['cu', 'rl'].join('')``,
     ``chr(99) + chr(117)``, and paths (``_paths``)."""
     view = _REVERSED.sub(lambda m: m.group(1) + m.group(2)[::-1] + m.group(1), view)
+    if "reverse" in view:
+        view = _JS_REVERSED.sub(lambda m: _reversed(m, assigned), view)
+    if "\\u" in view:
+        view = _U_ESCAPES.sub(lambda m: "".join(chr(int(h, 16)) for h in re.findall(r"[0-9a-fA-F]{4}", m.group())), view)
     view = _PRINTF.sub(lambda m: _unescape(m.group(2)), view)
     view = _home(view)  # first: "rm -rf " + os.path.expanduser("~") is then a concatenation of strings
     if "join" in view:
@@ -212,12 +225,13 @@ def views(text: str) -> list[Line]:
             view = used.sub('"~"', view)
         for m in _ASSIGN.finditer(view):
             assigned[m.group(1)] = m.group(3)
-        py = _PY_ASSIGN.match(view)
-        if py:
-            assigned[py.group(1)] = py.group(3)
-            if py.group(3) == "~" and py.group(1) not in homes and len(homes) < MAX_HOME_NAMES:
-                homes.add(py.group(1))
-                used = _home_names(homes)
+        for statement in view.split(";") if ";" in view else (view,):  # $a = 'x'; $b = 'y' (PowerShell)
+            py = _PY_ASSIGN.match(statement)
+            if py:
+                assigned[py.group(1)] = py.group(3)
+                if py.group(3) == "~" and py.group(1) not in homes and len(homes) < MAX_HOME_NAMES:
+                    homes.add(py.group(1))
+                    used = _home_names(homes)
         if assigned and "$" in view:
             view = _USE.sub(lambda u: assigned.get(u.group(1), u.group(0)), view)
         out.append(Line(number, raw, view))

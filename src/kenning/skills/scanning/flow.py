@@ -43,7 +43,7 @@ _EVAL_VAR = (r"\b(?:eval|exec|Function|execfile)\s*\(\s*(?:compile\s*\(\s*)?[A-Z
              r"\bnew\s+Function\s*\(\s*\w+\s*\)|\bvm\.runIn(?:This|New)?Context\s*\(\s*\w+|\bnew\s+vm\.Script\s*\(\s*\w+|"
              r"\bimport\s*\(\s*[\"'`]data:[^\n]{0,60}\+\s*(?:encodeURIComponent\s*\(\s*)?\w+|\b(?:pickle|cPickle|dill|marshal)\.loads?\s*\(\s*[A-Za-z_]\w{0,30}\s*[,)]")
 _EXEC_ALIAS = re.compile(r"^\s*([A-Za-z_]\w{0,30})\s*=\s*(?:builtins\.)?(?:exec|eval)\s*;?\s*$")
-_SOCKET = re.compile(r"\bsocket\b|TCPClient|net\.(?:Socket|connect|createConnection)", re.IGNORECASE)
+_SOCKET = re.compile(r"\bsocket\b|TCPClient|net\.(?:Socket|connect|createConnection)|\bnew\s+\w+\.Socket\s*\(", re.IGNORECASE)
 _SPAWN = re.compile(r"subprocess|pty\.spawn|os\.system|os\.exec|child_process|/bin/(?:ba)?sh|cmd\.exe|\biex\b|"
                     r"Invoke-Expression|\bexec\s*\(", re.IGNORECASE)
 _WIRED = re.compile(r"\bdup2\b|pty\.spawn|GetStream\(\)|spawn\(\s*[\"']?(?:/bin/)?(?:ba|z)?sh\b|stdin\s*=\s*\w*sock|"
