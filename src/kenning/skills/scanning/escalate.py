@@ -11,7 +11,13 @@ left it). What makes such a finding an attack is its company, and then the skill
 * **a payload planted**: a login hook, scheduled task, start-up entry or agent instruction file
   whose command runs from a temporary, hidden or public folder, runs in the background with its
   output thrown away, is fetched from the network on the same line, or is planted in every
-  repository;
+  repository, or adds an SSH key the skill's author holds, or writes the user's own agent instructions;
+* **a download run from where no one looks**: saved under a hidden name in a temporary folder, or
+  fetched over plain http or from a bare IP address (a download saved and run from a named https
+  host stays caution, as on one line: install instructions do that);
+* **a secret sent, named as such**: a send whose line (or sentence) names a credential store, a
+  ``.env`` file or a variable named as a secret;
+* **destruction that leaves nothing**: the user's keys, or two places destroyed by one skill;
 * **evasion with an aim**: a skill that turns a defence off (``defense_evasion``) and does anything
   else flagged;
 * **hidden code**: a bidirectional control, a zero-width character or a look-alike letter in a
@@ -51,14 +57,14 @@ _TEMP = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|%TEMP%|\$env:TEMP|\$TMPDIR|C:\\\\
 _PAYLOAD_PATH = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/[\w.-]+|(?:\.local/share|\.cache|\.config|Library/Application Support)"
                            r"/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.(?:exe|dll|ps1|bat|vbs|js)|%(?:TEMP|APPDATA)%\\+[\w.-]+\.exe",
                            re.IGNORECASE)
+# a download saved under a hidden name in a temporary folder (``/tmp/.agent``): made not to be noticed
+_HIDDEN_PAYLOAD = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.exe", re.IGNORECASE)
 _SILENT = re.compile(r"\bnohup\b[^\n]{0,160}>\s*/dev/null[^\n]{0,20}&|\bStart-Process\b[^\n]{0,120}-WindowStyle\s+Hidden",
                      re.IGNORECASE)
 _FETCHED = re.compile(r"\b(?:curl|wget|Invoke-WebRequest|iwr|irm)\b|https?://", re.IGNORECASE)
 _EVERY_REPO = re.compile(r"\bfind\s+(?:~|\$HOME|/)\S*\s[^\n]{0,80}-name\s+[\"']?\.git\b|"
                          r"\b(?:every|each|all)\s+(?:\w+\s+){0,2}(?:repositor(?:y|ies)|repos?|projects?)\b|"
                          r"(?:每个|所有|全部)(?:的)?(?:仓库|项目)", re.IGNORECASE)
-_CHECKSUM = re.compile(r"\bsha(?:256|512|1)?sum\b|\bshasum\b|Get-FileHash|hashlib|\bgpg\s+--verify|\bcosign\s+verify|"
-                       r"\bminisign\b|--checksum|integrity=|\bsha256\b", re.IGNORECASE)
 _UNSAFE_HOST = re.compile(r"\bhttp://|https?://\d{1,3}(?:\.\d{1,3}){3}\b", re.IGNORECASE)
 # a secret named where data is sent: a credential store, a .env file, a variable named as a secret
 _SECRET_NAMED = re.compile(CREDENTIAL + r"|\.env\b|\$\{?\w*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b",
@@ -104,12 +110,12 @@ def in_file(rel: str, text: str, found: list[Finding], *, script: bool) -> list[
             out.append(_credential(f, line, code, bool(staged), _printed_later(line, text) if script else False))
         else:
             around = "\n".join(raw[max(0, (f.line or 1) - 2):(f.line or 0) + 1])  # a sentence may wrap
-            why = _company(f, line, around, code, planted=bool(planted), checked=bool(_CHECKSUM.search(text)))
+            why = _company(f, line, around, code, planted=bool(planted))
             out.append(_raise(f, why) if why else f)
     return out
 
 
-def _company(f: Finding, line: str, around: str, code: bool, *, planted: bool, checked: bool) -> str:
+def _company(f: Finding, line: str, around: str, code: bool, *, planted: bool) -> str:
     """Why what sits around ``f`` in its file makes it an attack ("" when nothing does)."""
     if f.kind == "persistence":
         if planted or _FETCHED.search(line):
@@ -121,11 +127,8 @@ def _company(f: Finding, line: str, around: str, code: bool, *, planted: bool, c
             return "it writes the user's own agent instructions, which every project and session reads"
     if f.kind == "defense_evasion" and planted:
         return "and the file starts something from a temporary or hidden place, in the background"
-    if f.kind == "download_exec":
-        if _PAYLOAD_PATH.search(line) or _UNSAFE_HOST.search(line):
-            return "fetched into a hidden or temporary file, or over plain http or from a bare IP address"
-        if not checked:
-            return "what was fetched is run with no checksum or signature checked: the same as piping it to a shell"
+    if f.kind == "download_exec" and (_HIDDEN_PAYLOAD.search(line) or _UNSAFE_HOST.search(line)):
+        return "fetched into a hidden file, or over plain http or from a bare IP address"
     if f.kind == "exfiltration" and _SECRET_NAMED.search(around):
         return "what it sends is named as a secret"
     if f.kind == "destructive" and CREDENTIAL_RE.search(line):

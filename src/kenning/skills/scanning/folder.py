@@ -150,6 +150,10 @@ def _line_spans(text: str, regex: re.Pattern[str]) -> list[tuple[int, int]]:
     return [(text.count("\n", 0, m.start()) + 1, text.count("\n", 0, m.end()) + 1) for m in regex.finditer(text)]
 
 
+def _is_script(rel: str, text: str) -> bool:
+    return Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
+
+
 def scan_text(rel: str, text: str) -> list[Finding]:
     """Every text rule over one file's text (with what its own steps stage for each other)."""
     found, _, steps = _scan_text(rel, text)
@@ -163,7 +167,7 @@ def _scan_text(rel: str, text: str) -> tuple[list[Finding], crossfile.Facts | No
     lines = deobfuscate.views(text)
     found = (unicode.findings(rel, raw_lines) + rules.line_findings(rel, lines) + secrets.findings(rel, text)
              + flow.heredoc_findings(rel, lines) + packages.findings(rel, lines))
-    is_script = Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")
+    is_script = _is_script(rel, text)
     script = flow.Script.of(lines) if is_script else None
     steps: staged.Steps | None = None
     if script is not None:
@@ -210,6 +214,7 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     found: list[Finding] = []
     scripts: list[crossfile.Facts] = []
     all_steps: list[staged.Steps] = []
+    texts: dict[str, str] = {}
     files = [e for e in entries if e.link is None]
     if len(files) > MAX_FILES:
         found.append(Finding("oversize", "high", ".", None, f"{len(files)} files", f"more than {MAX_FILES} files: "
@@ -239,10 +244,15 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
                                                                                 "(NUL bytes), which hides content"))
             continue
         in_file, facts, steps = _scan_text(e.rel, text)
+        texts[e.rel] = text
         found += in_file
         scripts += [facts] if facts is not None else []
         all_steps += [steps] if steps is not None else []
-    return escalate.in_skill(found + crossfile.findings(scripts) + staged.findings(all_steps))
+    across = crossfile.findings(scripts) + staged.findings(all_steps)  # findings made of several steps
+    for rel in sorted({f.file for f in across}):  # weighed against the file they were found in, as the rest were
+        mine = [f for f in across if f.file == rel]
+        found += escalate.in_file(rel, texts.get(rel, ""), mine, script=_is_script(rel, texts.get(rel, "")))
+    return escalate.in_skill(found)
 
 
 def _cache_file(cache_dir: Path, digest: str) -> Path:

@@ -83,7 +83,9 @@ def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
 def last_clause(text: str) -> str:
     """The clause of ``text`` nearest its end: after the last sentence end, and after the last comma
     unless nothing follows it ("For example, `…`" keeps "For example")."""
-    sentence = re.split(r"[.。;；!?！？|]", text)[-1]
+    # a full stop ends a sentence when a space or the end follows ("t.example" is a host name); what an
+    # earlier quote holds is not the text's own words
+    sentence = re.split(r"[.;!?|](?=\s|$)|[。；！？]", blank_quotes(text))[-1]
     clauses = [c for c in re.split(r"[,，、]", sentence) if c.strip()]
     return clauses[-1] if clauses else sentence
 

@@ -20,10 +20,10 @@ from .prose import _NOT, _SECRET_WORDS, _SEND, _WHOLE_ENV
 from .rules import CREDENTIAL
 
 _SECRET = re.compile(CREDENTIAL + r"|" + _SECRET_WORDS + r"|" + _WHOLE_ENV +
-                     r"|`\.env(?:\.[\w-]+)?`|\.env\s+(?:file|文件)|(?:the\s+)?(?:text|contents?)\s+of\s+[^\n.]{0,40}\.env\b",
+                     r"|\$\{?\w*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD)\b|`\.env(?:\.[\w-]+)?`|\.env\s+(?:file|文件)|(?:the\s+)?(?:text|contents?)\s+of\s+[^\n.]{0,40}\.env\b",
                      re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s`\"'<>)]+", re.IGNORECASE)
-_INTO_URL = re.compile(r"https?://[^\s`\"'<>)]*[?&][\w-]+=(?:$|[`\s\"')]|<[^>\s]+>|\{[^}\s]+\}|\$\{?\w+|[A-Z][A-Z_]{2,}\b)|"
+_INTO_URL = re.compile(r"https?://[^\s`\"'<>)]*[?&][\w-]+=(?:$|[`\s\"')]|<[^>\s]+>|\{[^}\s]+\}|\$\{?\w+|[A-Z][A-Z_]*\b)|"
                        r"\bquery\s+(?:string|parameter)|\bURL-?encode|参数|パラメータ", re.IGNORECASE)
 _SENDS = re.compile(_SEND, re.IGNORECASE)
 _FORBIDS = re.compile(_NOT + r"\s*(?:\w+\s+){0,2}?(?:" + _SEND + ")", re.IGNORECASE)

@@ -116,7 +116,7 @@ HIDE_MORE_HINTS = ("never", "not", "don", "must", "if ", "tell", "confirm", "rep
 
 # a text that ranks itself above the model's other instructions
 PRECEDENCE = (r"\b(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system|"
-              r"operator|developer|user|other|previous|prior)"
+              r"operator|developer|user|previous|prior|other\s+(?:instructions|prompts))"
               r"|\b(?:override|overrides|supersede|supersedes)\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system\s+prompt|"
               r"operator|developer\s+(?:message|instructions)|safety)"
               r"|\b(?:content\s+polic(?:y|ies)|safety\s+(?:rules|policies|guidelines)|tool[- ]use\s+confirmations?|"

@@ -16,6 +16,8 @@ from .model import Finding, short
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u180e\ufeff"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+_MARKS = "\u200e\u200f\u061c"
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe]")
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 _VARIATION_SUPPLEMENT = re.compile("[\U000e0100-\U000e01ef]")  # invisible; used to smuggle bytes
 _INVISIBLE = re.compile(f"[{ZERO_WIDTH}{BIDI}]")
@@ -56,7 +58,10 @@ def findings(file: str, lines: list[str]) -> list[Finding]:
         if _VARIATION_SUPPLEMENT.search(line):
             out.append(Finding("unicode", "high", file, n, short(line), "invisible variation selectors can carry "
                                                                           "hidden bytes"))
-        bidi = [c for c in line if c in BIDI]
+        # the direction marks of right-to-left writing (RLM, LRM, ALM) in a line of that writing are
+        # typography; overrides and isolates are findings anywhere
+        marks = _RTL.search(line) is not None
+        bidi = [c for c in line if c in BIDI and not (marks and c in _MARKS)]
         if bidi:
             out.append(Finding("unicode", "high", file, n, short(" ".join(f"U+{ord(c):04X}" for c in bidi)),
                                "bidirectional control characters make text display in a different order than it "
