@@ -50,12 +50,14 @@ _FROM_CHAR_CODE = re.compile(r"String\.fromCharCode\(\s*(\d{2,3}(?:\s*,\s*\d{2,3
 _HOME_CALL = (r"(?:os\.path\.expanduser\(\s*[\"']~/?[\"']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|"
               r"(?:pathlib\.)?Path\(\s*[\"']~/?[\"']\s*\)\.expanduser\(\s*\)|os\.homedir\(\s*\)|"
               r"os\.environ\[\s*[\"']HOME[\"']\s*\]|os\.(?:getenv|environ\.get)\(\s*[\"']HOME[\"']\s*\)|"
-              r"process\.env\.HOME\b|process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home\b|ENV\[\s*[\"']HOME[\"']\s*\])")
+              r"(?<![\w.])homedir\(\s*\)|process\.env\.HOME\b|process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home\b|ENV\[\s*[\"']HOME[\"']\s*\])")
 _HOME_IN_TEMPLATE = re.compile(r"\$?\{\s*" + _HOME_CALL + r"\s*\}")
 _HOME = re.compile(_HOME_CALL)
 _AS_STRING = re.compile(r"\b(?:str|String|os\.fspath)\(\s*\"~\"\s*\)")  # str(Path.home())
 _PATH_ARG = r"(?:" + _STR + r"|[A-Za-z_]\w{0,40})"
-_PATH_JOIN = re.compile(r"(?:os\.path\.join|posixpath\.join|path\.join|path\.resolve|File\.join|Join-Path)\s*\(\s*("
+# a bare ``join(`` (imported from path) only when it starts from home: ``"".join(...)`` and ``str.join`` are not paths
+_PATH_JOIN = re.compile(r"(?:os\.path\.join|posixpath\.join|path\.join|path\.resolve|File\.join|Join-Path|"
+                        r"(?<![\w.])join(?=\s*\(\s*[\"']~[\"']))\s*\(\s*("
                         + _PATH_ARG + r"(?:\s*,\s*" + _PATH_ARG + r")+)\s*\)"
                         r"|Join-Path\s+(?:-Path\s+)?(" + _PATH_ARG + r"|\$[A-Za-z_]\w{0,40})\s+(?:-ChildPath\s+)?(" + _STR + r")")
 _PATH_DIV = re.compile(r"(" + _STR + r"|[A-Za-z_]\w{0,40})((?:\s*/\s*" + _STR + r")+)")  # pathlib: home / ".aws" / "x"

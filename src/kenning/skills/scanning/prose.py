@@ -99,6 +99,8 @@ _HIDE_MORE_EN = (r"(?:never|do\s+not|don'?t|must\s+not)\s+(?:mention|disclose|re
                  r"|\bif\s+(?:the\s+user\s+|they\s+|anyone\s+|someone\s+)?(?:asks?|asked|questions?)\b[^\n.]{0,40}?,?\s*"
                  r"(?:say|tell\s+(?:them|the\s+user)|answer|reply|claim)\s+(?:that\s+|only\s+)?"
                  r"|\b(?:tell|confirm\s+to|report\s+to|say\s+to)\s+the\s+user\s+only\b"
+                 r"|\b(?:this|that|these|those)\s+steps?\s+(?:does\s*n[o']?t|do\s*n[o']?t|need\s*n[o']?t)\s+(?:need\s+to\s+)?be\s+"
+                 r"(?:mentioned|explained|reported|shown|disclosed)\b"
                  r"|\b(?:users?|the\s+user)\s+(?:are|is)\s+not\s+(?:cleared|allowed|permitted|supposed)\s+to\s+(?:see|know)")
 _HIDE_RU = (r"(?:пользовател\w*|ему|им)\s+(?:об\s+этом\s+(?:\w+\s+)?)?не\s+(?:сообщай|говори|рассказывай|показывай|упоминай)"
             r"|не\s+(?:сообщай|говори|рассказывай|упоминай)(?:те)?\s+(?:об\s+этом\s+)?пользовател"
@@ -109,10 +111,14 @@ _HIDE_FR = r"ne\s+(?:le\s+|l'|en\s+)?(?:dis|dites|mentionne[zs]?|signale[zs]?|r�
 _HIDE_ES = r"no\s+(?:se\s+lo\s+|le\s+)?(?:digas|menciones|informes|cuentes|muestres)\s+(?:nada\s+)?(?:esto\s+)?al\s+usuario"
 _HIDE_DE = r"(?:sag|sage|erwähne|zeige)\s+(?:dem\s+(?:Nutzer|Benutzer|Anwender)|es\s+dem\s+(?:Nutzer|Benutzer))\s+(?:davon\s+)?nichts|ohne\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+zu\s+(?:informieren|fragen)"
 _HIDE_MORE_ZH = (r"(?:不要|别|不必|无需|切勿)(?:在|于)?(?:回复|回答|答复|对话|输出)(?:中|里)(?:提及|提到|说明|显示|透露)"
-                 r"|(?:不要|不必|无需|不用)(?:询问|征求|请示|告知)用户")
+                 r"|(?:不要|不必|无需|不用)(?:询问|征求|请示|告知)用户"
+                 # "this step need not be explained to the user": a step singled out to go unsaid
+                 r"|(?:这一?步|这个步骤|此步骤?|该步骤|这些步骤|此操作|这个操作|这一操作)[^。\n]{0,6}(?:不需要|不必|无需|不用)"
+                 r"(?:向|跟|对)?(?:用户|使用者)?(?:说明|解释|提及|提起|透露|告知|汇报)")
 HIDE_MORE = "|".join((_HIDE_MORE_EN, _HIDE_RU, _HIDE_JA, _HIDE_FR, _HIDE_ES, _HIDE_DE, _HIDE_MORE_ZH))
 HIDE_MORE_HINTS = ("never", "not", "don", "must", "if ", "tell", "confirm", "report", "say", "user", "не ", "спрос",
-                   "ユーザー", "利用者", "ne ", "no ", "nicht", "nichts", "ohne", "不要", "别", "不必", "无需", "切勿", "不用")
+                   "ユーザー", "利用者", "ne ", "no ", "nicht", "nichts", "ohne", "不要", "别", "不必", "无需", "切勿", "不用",
+                   "不需要", "step")
 
 # a text that ranks itself above the model's other instructions
 PRECEDENCE = (r"\b(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:the\s+|any\s+|all\s+|your\s+)?(?:system|"
