@@ -5,6 +5,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from kenning.skills.scan import ScanReport, scan_skill
+
 
 def skill_md(name: str, description: str, body: str = "# Steps\n\n1. Do the thing.\n", front: str = "") -> str:
     return f"---\nname: {name}\ndescription: {description}\n{front}---\n\n{body}"
@@ -26,3 +28,12 @@ def zip_of(path: Path, entries: dict[str, bytes | str]) -> Path:
         for name, data in entries.items():
             zf.writestr(name, data)
     return path
+
+
+def scanned(tmp_path: Path, body: str, files: dict[str, str] | None = None) -> ScanReport:
+    """The scan report of a skill with ``body`` as its SKILL.md and ``files`` beside it."""
+    folder = write_skill(tmp_path / "skills", "sample", "Use this skill for its job.", body=body)
+    for rel, text in (files or {}).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    return scan_skill(folder)

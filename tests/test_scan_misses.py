@@ -11,16 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kenning.skills.scan import ScanReport, scan_skill
-from skillkit import write_skill
-
-
-def scanned(tmp_path: Path, body: str, files: dict[str, str] | None = None) -> ScanReport:
-    folder = write_skill(tmp_path / "skills", "sample", "Use this skill for its job.", body=body)
-    for rel, text in (files or {}).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(text, encoding="utf-8")
-    return scan_skill(folder)
+from kenning.skills.scan import ScanReport
+from skillkit import scanned
 
 
 def kinds(report: ScanReport, severity: str = "critical") -> set[str]:

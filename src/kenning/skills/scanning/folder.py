@@ -250,8 +250,8 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
         all_steps += [steps] if steps is not None else []
     across = crossfile.findings(scripts) + staged.findings(all_steps)  # findings made of several steps
     for rel in sorted({f.file for f in across}):  # weighed against the file they were found in, as the rest were
-        mine = [f for f in across if f.file == rel]
-        found += escalate.in_file(rel, texts.get(rel, ""), mine, script=_is_script(rel, texts.get(rel, "")))
+        text = texts.get(rel, "")
+        found += escalate.in_file(rel, text, [f for f in across if f.file == rel], script=_is_script(rel, text))
     return escalate.in_skill(found)
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .deobfuscate import Line
 from .flow import Script
 from .model import Finding, short
 from .rules import CREDENTIAL, FETCH
