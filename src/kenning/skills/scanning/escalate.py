@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 
 from .markdown import MARKDOWN_SUFFIXES, fences, inside
-from .mention import FRAME, imperative, mentioned
+from .mention import FRAME, Quoted, imperative, mentioned
 from .model import Finding
 from .rules import CREDENTIAL, CREDENTIAL_RE
 
@@ -53,6 +53,11 @@ _PASTE = re.compile(r"\b(?:paste|show|print|include|quote|copy|put)\b[^\n]{0,60}
                     r"(?:贴|粘贴|展示|输出|附上|原样|完整内容)[^\n]{0,30}(?:回答|回复|答复|输出|结果)?", re.IGNORECASE)
 _TEMP = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|%TEMP%|\$env:TEMP|\$TMPDIR|C:\\\\?(?:Users\\\\?Public|Windows\\\\?Temp))"
                    r"[\\/]", re.IGNORECASE)
+# data copied or written into a temporary folder (a clone or a download there is not staged data)
+_STAGED = re.compile(r"(?:\b(?:cp|mv|rsync|tar|zip|7z|ditto|tee|dd|Copy-Item|Move-Item|Compress-Archive|Out-File|"
+                     r"Set-Content|copy|xcopy|robocopy|copy(?:File|FileSync)|write(?:File|FileSync)|write_text|write_bytes|"
+                     r"save|write|dump|stash|put|place|store|shutil\.\w+|open)\b|>>?)[^\n]{0,200}?" + _TEMP.pattern,
+                     re.IGNORECASE)
 # where a planted command runs from: a temporary or public folder, or a hidden file in a data folder
 _PAYLOAD_PATH = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/[\w.-]+|(?:\.local/share|\.cache|\.config|Library/Application Support)"
                            r"/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.(?:exe|dll|ps1|bat|vbs|js)|%(?:TEMP|APPDATA)%\\+[\w.-]+\.exe",
@@ -99,12 +104,12 @@ def in_file(rel: str, text: str, found: list[Finding], *, script: bool) -> list[
     fenced = fences(text) if rel.lower().endswith(MARKDOWN_SUFFIXES) else []
     framed = not script and FRAME.search(text) is not None
     planted = _PAYLOAD_PATH.search(text) or _SILENT.search(text) or _EVERY_REPO.search(text)
-    staged = _TEMP.search(text)
+    staged = _STAGED.search(text)
     out = []
     for f in found:
         line = raw[f.line - 1] if f.line is not None and 0 < f.line <= len(raw) else ""
         code = script or (f.line is not None and inside(f.line, fenced)) or imperative(line)
-        if not _said(f) or framed or (not code and mentioned(line)):
+        if not _said(f) or framed or (not code and f.line is not None and mentioned(Quoted.at(raw, f.line))):
             out.append(f)
         elif f.kind == "credential_access":
             out.append(_credential(f, line, code, bool(staged), _printed_later(line, text) if script else False))

@@ -2,16 +2,18 @@
 
 Security reviews and teaching material quote what they warn against ("look for `curl … | sh`",
 攻击者会写"忽略之前的所有指令"). A finding in prose is lowered when it lives only inside quotes or
-inline code on its line (with the quoted text blanked, its rule no longer fires there) and the
+inline code on its line (a sentence may wrap: its earlier lines count as before the quote) (with the quoted text blanked, its rule no longer fires there) and the
 quote is framed as a mention:
 
-    forbidden   the quote follows "never", "do not", "不要" … directly ("Never `git push --force`")
+    forbidden   the quote follows "never", "no", "do not", "不要" … directly ("Never `git push --force`")
                 : lowered to medium
     example     the file says its examples are not to be run ("do not run anything from …",
-                "treat it as data", "不要执行"), or an example marker comes before the quote on its
-                line ("such as", "e.g.", "like", "asking the model to", "例如", "是否出现", "攻击者 … 写")
-                or after it ("之类", "or similar"):
-                critical lowered to high, so a person still looks before the skill is trusted
+                "treat it as data", "not an instruction to follow", "不要执行"), or an example marker
+                comes before the quote in its sentence ("such as", "e.g.", "like", "asking the model to",
+                "red flags", "例如", "是否出现", "攻击者 … 写"), after it ("之类", "or similar"), or in the
+                line that introduces its list ("Phrases to look for:"):
+                critical lowered to high, so a person still looks before the skill is trusted; a high
+                one stays high but is not raised by the company it keeps (``escalate``)
 
 Never lowered: a line that tells the agent to run the quote (it opens with "Run", "Execute",
 "运行" …) or makes it conditional ("unless", "then run it", "除非"); a fenced code block (it
@@ -34,11 +36,12 @@ FRAME = re.compile(
     r"any\s+(?:code|commands?|of\s+(?:it|them|these|this))|them|it|these|"
     r"the\s+(?:examples?|commands?|patterns?|text|code|diff)|from\s+the)\b|"
     r"treat\s+(?:everything|all|it|the\s+\w+)\b[^\n.]{0,30}\bas\s+(?:data|untrusted|text)\b|"
-    r"(?:examples?|patterns?)\s+to\s+recogni[sz]e|not\s+steps\s+to\s+follow|"
+    r"(?:examples?|patterns?)\s+to\s+recogni[sz]e|not\s+(?:an?\s+)?(?:steps?|instructions?|commands?)\s+to\s+(?:follow|run|obey)|"
+    r"to\s+look\s+for,?\s+not\s+to\s+(?:use|follow|run)|\bthese\s+are\s+(?:examples|red\s+flags|samples)\b|"
     r"(?:不要|切勿|请勿|禁止)(?:\*\*)?(?:执行|运行)|仅供(?:培训|学习|识别)|用于(?:培训|教学)", re.IGNORECASE)
 # a prohibition right before the quote: "Never `…`", "do not run `…`"
 _FORBIDDEN = re.compile(
-    r"(?:\bnever|\bdo\s+not|\bdon'?t|\bmust\s+not|\bavoid|不要|切勿|请勿|禁止|不得|严禁)\s*"
+    r"(?:\bnever|\bno|\bdo\s+not|\bdon'?t|\bmust\s+not|\bavoid|不要|切勿|请勿|禁止|不得|严禁)\s*"
     r"(?:(?:run(?:ning)?|use|using|execute|type|paste|call|add|write|运行|执行|使用)\s*)?$", re.IGNORECASE)
 # a condition or a later "then run it" turns a mention back into an instruction
 _UNLESS = re.compile(
@@ -48,7 +51,7 @@ _UNLESS = re.compile(
 _MARKER = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
     r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
-    r"search(?:ing)?\s+for|writes?|says?|quotes?)\b|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
+    r"search(?:ing)?\s+for|writes?|says?|quotes?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?)\b|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
     r"检查|查找|搜索|留意|警惕", re.IGNORECASE)
 # words after a quote that make it an example: "`rm -rf /` 之类的命令", "`curl … | sh` or similar"
 _AFTER = re.compile(r"^\s*(?:之类|这样的|这类|一类|等(?:命令|写法|操作)?|or\s+similar|and\s+the\s+like|etc\b)",
@@ -75,7 +78,7 @@ def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
         new = f
         if f in candidates and f.line is not None and f.line <= len(raw) and not inside(f.line, fenced):
             after = raw[f.line] if f.line < len(raw) else ""  # a sentence may wrap onto the next line
-            new = _as_mention(rel, f, raw[f.line - 1], after, framed)
+            new = _as_mention(rel, f, Quoted.at(raw, f.line), after, framed)
         out.append(new)
     return out
 
@@ -84,8 +87,8 @@ def last_clause(text: str) -> str:
     """The clause of ``text`` nearest its end: after the last sentence end, and after the last comma
     unless nothing follows it ("For example, `…`" keeps "For example")."""
     # a full stop ends a sentence when a space or the end follows ("t.example" is a host name); what an
-    # earlier quote holds is not the text's own words
-    sentence = re.split(r"[.;!?|](?=\s|$)|[。；！？]", blank_quotes(text))[-1]
+    # earlier quote holds is not the text's own words; emphasis (``*you*``) is not a word
+    sentence = re.split(r"[.;!?|](?=\s|$)|[。；！？]", blank_quotes(text).replace("*", ""))[-1]
     clauses = [c for c in re.split(r"[,，、]", sentence) if c.strip()]
     return clauses[-1] if clauses else sentence
 
@@ -95,27 +98,64 @@ def imperative(line: str) -> bool:
     return _IMPERATIVE.match(line) is not None
 
 
-def mentioned(line: str) -> bool:
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_BREAK = re.compile(r"^\s*(?:#|\||>|```|~~~)")
+
+
+class Quoted:
+    """A line of prose with what comes before it in its sentence: the earlier lines of its list item or
+    paragraph (a sentence wraps), and the line that introduces its list ("Red flags to look for:")."""
+
+    def __init__(self, line: str, lead: str, intro: str) -> None:
+        self.line, self.lead, self.intro = line, lead, intro
+
+    @classmethod
+    def at(cls, raw: list[str], number: int) -> Quoted:
+        """The line ``number`` (1-based) of ``raw`` in its context."""
+        first = number - 1
+        while (first > 0 and number - 1 - first < 3 and not _ITEM.match(raw[first]) and raw[first - 1].strip()
+               and not _BREAK.match(raw[first - 1]) and not _BREAK.match(raw[first])):
+            first -= 1
+        lead = " ".join(raw[first:number - 1])
+        intro = ""
+        if _ITEM.match(raw[first]):  # the lines before the list: the nearest one that is not an item
+            k = first - 1
+            while k >= 0 and (not raw[k].strip() or _ITEM.match(raw[k]) or raw[k].startswith((" ", "\t"))):
+                k -= 1
+            intro = raw[k] if k >= 0 and raw[k].rstrip().endswith(":") else ""
+        return cls(raw[number - 1], lead, intro)
+
+    def starts(self) -> str:
+        """The first line of the sentence or item, where an imperative would stand."""
+        return self.lead or self.line
+
+    def before(self, start: int) -> str:
+        """What the sentence says before position ``start`` of the line."""
+        return (self.lead + " " + self.line[:start]) if self.lead else self.line[:start]
+
+
+def mentioned(line: str | Quoted) -> bool:
     """The line quotes something and frames the quote as an example or forbids it (whatever it quotes)."""
-    quotes = list(QUOTED.finditer(line))
-    if not quotes or _IMPERATIVE.match(line) or _UNLESS.search(blank_quotes(line)):
+    q = line if isinstance(line, Quoted) else Quoted(line, "", "")
+    quotes = list(QUOTED.finditer(q.line))
+    if not quotes or _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
         return False
-    before = [line[:q.start()].rstrip(" *_") for q in quotes]
+    before = [q.before(m.start()).rstrip(" *_") for m in quotes]
     return (any(_FORBIDDEN.search(b) or _MARKER.search(last_clause(b)) for b in before)
-            or any(_AFTER.match(line[q.end():]) for q in quotes))
+            or any(_AFTER.match(q.line[m.end():]) for m in quotes) or _MARKER.search(q.intro) is not None)
 
 
-def _as_mention(rel: str, f: Finding, line: str, after: str, framed: bool) -> Finding:
-    quotes = list(QUOTED.finditer(line))
-    if not quotes or _IMPERATIVE.match(line) or _UNLESS.search(blank_quotes(line)):
+def _as_mention(rel: str, f: Finding, q: Quoted, after: str, framed: bool) -> Finding:
+    quotes = list(QUOTED.finditer(q.line))
+    if not quotes or _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
         return f
-    if _fires(rel, f.kind, blank_quotes(line) + "\n" + blank_quotes(after)):  # it is said outside the quotes too
+    if _fires(rel, f.kind, blank_quotes(q.line) + "\n" + blank_quotes(after)):  # it is said outside the quotes too
         return f
-    before = [line[:q.start()] for q in quotes]
+    before = [q.before(m.start()) for m in quotes]
     if any(_FORBIDDEN.search(b.rstrip(" *_")) for b in before):
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
-    marked = any(_MARKER.search(last_clause(b)) for b in before)
-    if f.severity == "critical" and (framed or marked or any(_AFTER.match(line[q.end():]) for q in quotes)):
+    marked = any(_MARKER.search(last_clause(b)) for b in before) or _MARKER.search(q.intro) is not None
+    if framed or marked or any(_AFTER.match(q.line[m.end():]) for m in quotes):  # high stays high, but is not raised
         return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not "
                                                                          "given as an instruction")
     return f

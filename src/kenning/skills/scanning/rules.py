@@ -75,7 +75,9 @@ CREDENTIAL = (r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/home/\w+
               r"\.(?:bash|zsh)_history|Keychains?[\\/]|login\.keychain)")
 SENSITIVE = CREDENTIAL + r"|(?:@|<\s*|-T\s+|--upload-file\s+|--post-file=|\$\(\s*cat\s+)(?:\./)?\.env\b|/etc/passwd|/proc/self/environ"
 ENV_DUMP = (r"(?:\$\([^)]{0,200}(?:^|[;&(]|\s)(?:env|printenv|export\s+-p)\s*\)|`(?:env|printenv)`|\b(?:env|printenv)\s*\||"
-            r"os\.environ(?!\s*(?:\[|\.get|\.setdefault|\.pop|\.__getitem__))|process\.env(?!\s*(?:\.|\[))|"
+            r"\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?[(\[]?\s*\w+(?:\s*,\s*\w+)*\s*[)\]]?\s+(?:in|of)\s+(?:os\.environ|process\.env)\b|"
+            # ``k in os.environ`` outside a for clause asks whether one variable is set
+            r"(?<!\sin\s)os\.environ(?!\s*(?:\[|\.get|\.setdefault|\.pop|\.__getitem__))|(?<!\sin\s)process\.env(?!\s*(?:\.|\[))|"
             r"(?:gci|Get-ChildItem|ls|dir)\s+env:)")
 CONVERSATION = (r"(?:(?:the|this|entire|whole|full|complete|user'?s?|our|my|all)\s+){0,3}(?:conversation|chat history|chat log|transcript|"
                 r"message history|system prompt|previous messages|对话|聊天记录|会话内容|系统提示)")
@@ -130,7 +132,7 @@ _UNBOUND = (r"(?:you\s+are(?:\s+now)?|you\s+will\s+be|act\s+as|pretend\s+(?:to\s
 # chat-template tokens and fake system turns: text pretending to be a new message to the model
 _CHAT_MARKUP = (r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|<<\s*/?SYS\s*>>"
                 r"|\[\s*(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:OVERRIDE|MESSAGE|NOTICE|PROMPT|INSTRUCTIONS?|UPDATE)\b")
-_ROLE = r"(?:your\s+(?:new|real|true|actual)\s+(?:task|instructions?|role|goal|objective)\s+(?:is|are)|you\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted|no\s+longer)|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|DAN)\s+mode|new\s+system\s+prompt\s*:|<\s*/?\s*(?:system|im_start|im_end)\s*>|\[\s*/?(?:SYSTEM|INST)\s*\]|^\s*system\s*:\s*you\s+are|你现在(?:是|扮演)一个?(?:不受限制|没有限制|无限制)|进入开发者模式)"
+_ROLE = r"(?:your\s+(?:new|real|true|actual)\s+(?:task|instructions?|role|goal|objective)\s+(?:is|are)|you\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted|no\s+longer)|(?:enter|enable|activate)\s+(?:developer|god|jailbreak|DAN)\s+mode|new\s+system\s+prompt\s*:|<\s*/?\s*(?:system|im_start|im_end)\s*>(?!\s*[,;)\]])|\[\s*/?(?:SYSTEM|INST)\s*\]|^\s*system\s*:\s*you\s+are|你现在(?:是|扮演)一个?(?:不受限制|没有限制|无限制)|进入开发者模式)"
 _FORCED = r"(?:(?:without|never)\s+(?:asking|ask|requesting|seeking|waiting\s+for)\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)|(?:bypass|skip|disable|ignore)\s+(?:the\s+|any\s+|all\s+)?(?:user'?s\s+)?(?:permission|approval|confirmation|safety)\s+(?:checks?|prompts?|dialogs?)|(?:always|immediately|automatically)\s+(?:call|run|invoke|execute|use)\s+(?:the\s+)?[\w.-]+\s+tool\s+(?:first|before|whenever|on\s+every)|--dangerously-skip-permissions|无需(?:用户)?(?:确认|同意|许可)|不要(?:征求|请求|询问)(?:用户)?(?:的)?(?:同意|许可|确认))"
 
 LINE_RULES: tuple[Rule, ...] = (
