@@ -17,9 +17,10 @@ left it). What makes such a finding an attack is its company, and then the skill
   host stays caution, as on one line: install instructions do that);
 * **a secret sent, named as such**: a send whose line (or sentence) names a credential store, a
   ``.env`` file or a variable named as a secret;
-* **destruction that leaves nothing**: the user's keys, or two places destroyed by one skill;
+* **destruction that leaves nothing**: the user's keys, or destruction in two ways by one skill (a
+  force-push and a deletion of branches; one reset told in SKILL.md and run by its script is one);
 * **evasion with an aim**: a skill that turns a defence off (``defense_evasion``) and does anything
-  else flagged;
+  else flagged (a control the skill turns back on, such as a firewall's rollback timer, is lowered to high);
 * **hidden code**: a bidirectional control, a zero-width character or a look-alike letter in a
   script, a fenced code block or a line with a web address, where it changes what runs or where it
   connects, not in prose.
@@ -58,8 +59,10 @@ _STAGED = re.compile(r"(?:\b(?:cp|mv|rsync|tar|zip|7z|ditto|tee|dd|Copy-Item|Mov
                      r"Set-Content|copy|xcopy|robocopy|copy(?:File|FileSync)|write(?:File|FileSync)|write_text|write_bytes|"
                      r"save|write|dump|stash|put|place|store|shutil\.\w+|open)\b|>>?)[^\n]{0,200}?" + _TEMP.pattern,
                      re.IGNORECASE)
-# where a planted command runs from: a temporary or public folder, or a hidden file in a data folder
-_PAYLOAD_PATH = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/[\w.-]+|(?:\.local/share|\.cache|\.config|Library/Application Support)"
+# where a planted command runs from: a program (a script, a binary, a hidden or bare name) in a temporary or
+# public folder, or a hidden file in a data folder; a key or a crontab kept in /tmp is data
+_PAYLOAD_PATH = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/(?:\.[\w.-]+|[\w-]+(?:\.(?:sh|bash|py|pyc|js|mjs|pl|rb|php|ps1|bin|"
+                           r"exe|so|elf|run))?)(?![\w.-])|(?:\.local/share|\.cache|\.config|Library/Application Support)"
                            r"/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.(?:exe|dll|ps1|bat|vbs|js)|%(?:TEMP|APPDATA)%\\+[\w.-]+\.exe",
                            re.IGNORECASE)
 # a download saved under a hidden name in a temporary folder (``/tmp/.agent``): made not to be noticed
@@ -88,8 +91,8 @@ _NOT_ACTS = {"secret", "oversize", "binary", "archive"}  # findings about files,
 
 
 def _said(f: Finding) -> bool:
-    """A finding that may be raised: high, and not one ``mention`` lowered."""
-    return f.severity == "high" and "quoted" not in f.reason and "forbids" not in f.reason
+    """A finding that may be raised: high, and not one ``mention`` lowered nor one the skill undoes."""
+    return f.severity == "high" and "quoted" not in f.reason and "forbids" not in f.reason and _UNDONE not in f.reason
 
 
 def _raise(f: Finding, why: str) -> Finding:
@@ -161,25 +164,60 @@ def _credential(f: Finding, line: str, code: bool, staged: bool, printed: bool) 
     return f
 
 
+# a value that is a file's content, not its path
+_CONTENT = re.compile(r"\$\(\s*(?:cat|head|tail|base64|xxd)\b|`\s*cat\b|read_text\(|read_bytes\(|\.read\(|readFileSync\(|"
+                      r"readFile\(|Get-Content|ReadAll(?:Text|Bytes|Lines)\(", re.IGNORECASE)
+
+
 def _printed_later(line: str, text: str) -> bool:
-    """The name the line gives what it read is printed by a later line of the script."""
+    """What the line read is printed by a later line of the script: the name it gives the content, or the
+    content a later print reads through the name it gives the path (a path printed is not its content)."""
     m = _ASSIGNED.match(line)
     if m is None:
         return False
-    shown = re.compile(r"\b(?:print|pprint|console\.log|puts|echo|Write-(?:Output|Host))\b[\s(\"'$]{0,4}[^\n]{0,40}?\$?\b"
-                       + re.escape(m.group(1)) + r"\b", re.IGNORECASE)
+    name = r"\$?\{?\b" + re.escape(m.group(1)) + r"\b"
+    printed = r"\b(?:print|pprint|console\.log|puts|echo|Write-(?:Output|Host))\b[\s(\"'$]{0,4}[^\n]{0,40}?"
+    shown = re.compile(printed + (name if _CONTENT.search(line) else
+                                  rf"(?:(?:open|readFileSync|readFile|Get-Content|cat)\s*\(?\s*[\"']?{name}|"
+                                  rf"{name}\.read_(?:text|bytes)\()"), re.IGNORECASE)
     return shown.search(text, text.find(line) + len(line)) is not None
 
 
-def in_skill(found: Iterable[Finding]) -> list[Finding]:
-    """Every finding of a skill, with those the skill as a whole makes an attack raised."""
-    found = list(found)
+# a control a skill turns off and on again: a firewall's rollback timer, a maintenance window
+_CONTROL = re.compile(r"\b(ufw|firewalld|apparmor|auditd|nftables|setenforce|SELINUX)\b", re.IGNORECASE)
+_UNDONE = "the skill turns it back on"
+
+
+def _turned_on(control: str) -> re.Pattern[str]:
+    if control.lower() in ("setenforce", "selinux"):
+        return re.compile(r"\bsetenforce\s+1\b|SELINUX=enforcing", re.IGNORECASE)
+    name = re.escape(control)
+    return re.compile(rf"\b(?:systemctl|service)\s+(?:start|enable|restart)\s+(?:--now\s+)?{name}\b|"
+                      rf"\b{name}\s+(?:--force\s+)?enable\b", re.IGNORECASE)
+
+
+def _undone(found: list[Finding], text: str) -> list[Finding]:
+    """A security control turned off by a skill that also turns it on again: high, a person looks."""
+    out = []
+    for f in found:
+        control = _CONTROL.search(f.match) if f.kind == "defense_evasion" and f.severity == "critical" else None
+        if control is not None and _turned_on(control.group(1)).search(text):
+            f = Finding(f.kind, "high", f.file, f.line, f.match, f"{f.reason}; {_UNDONE} (a rollback or a "
+                                                                 "maintenance window), so a person looks")
+        out.append(f)
+    return out
+
+
+def in_skill(found: Iterable[Finding], text: str = "") -> list[Finding]:
+    """Every finding of a skill, with those the skill as a whole makes an attack raised; ``text`` is all
+    of the skill's text, for what one file undoes of another."""
+    found = _undone(list(found), text)
     stores = {_store(f.match) for f in found if f.kind == "credential_access" and f.severity in ("high", "critical")
               and "quoted" not in f.reason}
     stores.discard("")
     acts = {f.kind for f in found if f.severity in ("high", "critical") and "quoted" not in f.reason
             and f.kind not in _NOT_ACTS}
-    destroys = len({(f.file, f.line) for f in found if f.kind == "destructive" and "quoted" not in f.reason
+    destroys = len({_destruction(f.match) for f in found if f.kind == "destructive" and "quoted" not in f.reason
                     and f.severity in ("high", "critical")})
     out = []
     for f in found:
@@ -188,13 +226,21 @@ def in_skill(found: Iterable[Finding]) -> list[Finding]:
         elif _said(f) and f.kind == "credential_access" and acts & {"prompt_injection", "exfiltration"}:
             out.append(_raise(f, "read beside instructions that turn the model against its user or send data out"))
         elif _said(f) and f.kind == "destructive" and destroys >= 2:
-            out.append(_raise(f, f"the skill destroys in {destroys} places: nothing is left to recover from"))
+            out.append(_raise(f, f"the skill destroys in {destroys} ways: nothing is left to recover from"))
         elif _said(f) and f.kind == "defense_evasion" and len(acts - {"defense_evasion"}) >= 1:
             out.append(_raise(f, "it turns a defence off beside other flagged actions "
                                  f"({', '.join(sorted(acts - {'defense_evasion'}))})"))
         else:
             out.append(f)
     return out
+
+
+def _destruction(match: str) -> str:
+    """What a destructive command does, in one spelling: its first two words and its flags. A reset that
+    SKILL.md describes and its script runs (``DROP DATABASE …`` twice) is one; a force-push and a
+    deletion of branches are two."""
+    words = match.replace("`", " ").lower().split()
+    return " ".join(words[:2] + sorted({w for w in words[2:] if w.startswith("-")}))
 
 
 def _store(match: str) -> str:

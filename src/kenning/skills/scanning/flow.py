@@ -91,10 +91,12 @@ class Taint:
 
 
 def _uses(names: list[str]) -> re.Pattern[str]:
-    """Where one of ``names`` is used (a one-letter name only as ``$x`` / ``${x``, where it cannot be a flag)."""
+    """Where one of ``names`` is used (a one-letter name only as ``$x`` / ``${x`` or between brackets and
+    commas, ``{k: …}``, ``[k]``, where it cannot be a flag)."""
     short_names = [re.escape(n) for n in names if len(n) < 2]
     long_names = [re.escape(n) for n in names if len(n) >= 2]
-    parts = ([r"\$\{?(" + "|".join(short_names) + r")\b"] if short_names else []) + (
+    one = "|".join(short_names)
+    parts = ([r"\$\{?(" + one + r")\b", r"[\[{(,]\s*(" + one + r")\s*[\]}:),]"] if short_names else []) + (
         [r"(?<![\w.-])\$?\{?(" + "|".join(long_names) + r")\b(?!\s*=(?!=))"] if long_names else [])
     return re.compile("|".join(parts))
 

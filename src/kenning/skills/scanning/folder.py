@@ -252,7 +252,7 @@ def _scan_entries(root: Path, entries: list[_Entry]) -> list[Finding]:
     for rel in sorted({f.file for f in across}):  # weighed against the file they were found in, as the rest were
         text = texts.get(rel, "")
         found += escalate.in_file(rel, text, [f for f in across if f.file == rel], script=_is_script(rel, text))
-    return escalate.in_skill(found)
+    return escalate.in_skill(found, "\n".join(texts.values()))
 
 
 def _cache_file(cache_dir: Path, digest: str) -> Path:

@@ -2,7 +2,7 @@
 
 A fenced block (``` or ~~~) holds commands to run: its lines are read as a script. A paragraph
 is a run of non-blank lines outside fences. A quote is inline code or a quotation ("…", “…”,
-「…」, ‘…’) on one line: what a text quotes it mentions.
+「…」, ‘…’, «…», „…“) on one line: what a text quotes it mentions.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-QUOTED = re.compile(r"`[^`\n]+`|\"[^\"\n]{3,}\"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』|‘[^’\n]+’")
+QUOTED = re.compile(r"`[^`\n]+`|\"[^\"\n]{3,}\"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』|‘[^’\n]+’|«[^»\n]+»|„[^“”\n]+[“”]")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 

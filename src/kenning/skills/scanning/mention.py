@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from . import deobfuscate, rules
+from . import deobfuscate, examples, rules
 from .markdown import QUOTED, blank_quotes, fences, inside
 from .model import Finding
 
@@ -38,11 +38,21 @@ FRAME = re.compile(
     r"treat\s+(?:everything|all|it|the\s+\w+)\b[^\n.]{0,30}\bas\s+(?:data|untrusted|text)\b|"
     r"(?:examples?|patterns?)\s+to\s+recogni[sz]e|not\s+(?:an?\s+)?(?:steps?|instructions?|commands?)\s+to\s+(?:follow|run|obey)|"
     r"to\s+look\s+for,?\s+not\s+to\s+(?:use|follow|run)|\bthese\s+are\s+(?:examples|red\s+flags|samples)\b|"
+    r"\b(?:cases|it|everything(?:\s+in\s+it)?|the\s+text(?:\s+to\s+\w+)?)\s+(?:is|are)\s+(?:\*\*)?(?:data|test\s+data)\b|"
+    r"\bdoes\s+not\s+follow\s+(?:it|them)\b|\bnot\s+to\s+be\s+(?:followed|run|executed)\b|"
+    r"\best\s+une\s+donnée|\bne\s+(?:les\s+|le\s+|l')?(?:exécut|lanc|suiv)\w*\s+pas\b|\bson\s+datos\b|"
+    r"\bno\s+(?:las?|los?)\s+(?:ejecut|obedec|sig)\w*|\bsind\s+Daten\b|\bnicht\s+(?:ausführen|befolgen)\b|"
+    r"\bэто\s+данные\b|\bне\s+(?:выполня|исполня)\w*|"
+    r"(?:当作|视为|作为)[^\n。]{0,8}(?:数据|文本)(?:处理)?|而不是执行|不是指令|データとして扱|実行しないでください|"
     r"(?:不要|切勿|请勿|禁止)(?:\*\*)?(?:执行|运行)|仅供(?:培训|学习|识别)|用于(?:培训|教学)", re.IGNORECASE)
 # a prohibition right before the quote: "Never `…`", "do not run `…`"
 _FORBIDDEN = re.compile(
-    r"(?:\bnever|\bno|\bdo\s+not|\bdon'?t|\bmust\s+not|\bavoid|不要|切勿|请勿|禁止|不得|严禁)\s*"
-    r"(?:(?:run(?:ning)?|use|using|execute|type|paste|call|add|write|运行|执行|使用)\s*)?$", re.IGNORECASE)
+    r"(?:(?:\bnever|\bno|\bdo\s+not|\bdon'?t|\bmust\s+not|\bavoid|不要|切勿|请勿|禁止|不得|严禁)\s*"
+    r"(?:(?:run(?:ning)?|use|using|execute|type|paste|call|add|write|运行|执行|使用)\s*)?|"
+    r"不(?:输出|打印|显示|读取|上传|发送|提交|泄露|执行|运行|粘贴)\s*|"
+    # "so a typo cannot turn into `…`": what cannot happen is not a step
+    r"\b(?:cannot|can'?t|won'?t|will\s+not|must\s+never|should\s+never)(?!\s+(?:forget|skip|hesitate|fail|omit|miss))"
+    r"(?:\s+\w+){0,3}\s*)$", re.IGNORECASE)
 # a condition or a later "then run it" turns a mention back into an instruction
 _UNLESS = re.compile(
     r"\b(?:unless|except|until|but\s+if|only\s+if)\b|\b(?:then|and\s+then)\s+(?:run|execute|paste)\b|"
@@ -51,7 +61,9 @@ _UNLESS = re.compile(
 _MARKER = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
     r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
-    r"search(?:ing)?\s+for|writes?|says?|quotes?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?)\b|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
+    r"search(?:ing)?\s+for|writes?|says?|quotes?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|"
+    r"contains?|looks?\s+like|par\s+exemple|contient|ressembl\w*|du\s+type|por\s+ejemplo|contiene|parec\w*|"
+    r"zum\s+Beispiel|z\.\s?B\.|enthält|ähnel\w*|например|вроде|содерж\w*|похож\w*)\b|例えば|たとえば|のような|など|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
     r"检查|查找|搜索|留意|警惕", re.IGNORECASE)
 # words after a quote that make it an example: "`rm -rf /` 之类的命令", "`curl … | sh` or similar"
 _AFTER = re.compile(r"^\s*(?:之类|这样的|这类|一类|等(?:命令|写法|操作)?|or\s+similar|and\s+the\s+like|etc\b)",
@@ -67,20 +79,41 @@ def _fires(rel: str, kind: str, line: str) -> bool:
 def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
     """``found`` with the findings that are mentions lowered (see the module docstring)."""
     candidates = [f for f in found if f.kind in _KINDS and f.line is not None and f.severity in ("critical", "high")
-                  and "decoded" not in f.reason]
+                  and "in text decoded from" not in f.reason]
     if not candidates:
         return found
     raw = text.split("\n")
     fenced = fences(text)
     framed = FRAME.search(text) is not None
+    shown = examples.spans(raw, fenced)
     out: list[Finding] = []
     for f in found:
         new = f
-        if f in candidates and f.line is not None and f.line <= len(raw) and not inside(f.line, fenced):
-            after = raw[f.line] if f.line < len(raw) else ""  # a sentence may wrap onto the next line
-            new = _as_mention(rel, f, Quoted.at(raw, f.line), after, framed)
+        if f in candidates and f.line is not None and f.line <= len(raw):
+            if _no_address(f):
+                new = Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; it names the pattern, with no "
+                                                                                   "address to fetch from")
+            elif inside(f.line, shown) and (inside(f.line, fenced) or not imperative(raw[f.line - 1])):
+                new = _quoted(f)
+            elif not inside(f.line, fenced):
+                after = raw[f.line] if f.line < len(raw) else ""  # a sentence may wrap onto the next line
+                new = _as_mention(rel, f, Quoted.at(raw, f.line), after, framed)
         out.append(new)
     return out
+
+
+_ADDRESS = re.compile(r"https?://|\$\{?\w|%\w+%|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w-]+\.[a-z]{2,}\b|\w/\w", re.IGNORECASE)
+_ELIDED = re.compile(r"\.\.\.|…|<[^>\s]{1,20}>")
+
+
+def _no_address(f: Finding) -> bool:
+    """A download-and-run written with its address left out ("`curl … | sh`"): the shape, not a command."""
+    return f.kind == "download_exec" and _ELIDED.search(f.match) is not None and _ADDRESS.search(f.match) is None
+
+
+def _quoted(f: Finding) -> Finding:
+    return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not given "
+                                                                       "as an instruction")
 
 
 def last_clause(text: str) -> str:
@@ -156,6 +189,5 @@ def _as_mention(rel: str, f: Finding, q: Quoted, after: str, framed: bool) -> Fi
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
     marked = any(_MARKER.search(last_clause(b)) for b in before) or _MARKER.search(q.intro) is not None
     if framed or marked or any(_AFTER.match(q.line[m.end():]) for m in quotes):  # high stays high, but is not raised
-        return Finding(f.kind, "high", f.file, f.line, f.match, f.reason + "; quoted as an example in the text, not "
-                                                                         "given as an instruction")
+        return _quoted(f)
     return f

@@ -31,7 +31,8 @@ _PUBLIC = re.compile(r"^(?:[\w-]+\.)*(?:pypi\.org|pythonhosted\.org|pytorch\.org
                      r"npm\.pkg\.github\.com|codeload\.github\.com)$", re.IGNORECASE)
 _URL = re.compile(r"(?:git\+)?(https?)://([^/\s\"'`:@]+@)?([^/\s\"'`:]+)", re.IGNORECASE)
 _PIP = r"\b(?:pip3?|uv\s+pip|python[23]?\s+-m\s+pip|pipx|poetry\s+source\s+add|uv)\b"
-_INDEX = re.compile(r"(?:" + _PIP + r"[^\n]{0,200}?)?(?:--(?:extra-)?index-url|--trusted-host|(?<=\s)-i)[\s=]+(\S+)|"
+_INDEX = re.compile(r"(?:" + _PIP + r"[^\n]{0,200}?)?(?:--(?:extra-)?index-url|--trusted-host)[\s=]+(\S+)|"
+                    r"" + _PIP + r"[^\n|;&#]{0,200}?\s-i[\s=]+(\S+)|"  # a bare -i is pip's only after pip (grep -i is not)
                     r"^\s*(?:--(?:extra-)?index-url|-i)\s+(\S+)|"
                     r"(?:\bnpm|\byarn|\bpnpm)\b[^\n]{0,200}--registry[\s=]+(\S+)|^\s*(?:@[\w-]+:)?registry\s*=\s*(\S+)",
                     re.IGNORECASE)

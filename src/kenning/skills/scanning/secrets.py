@@ -5,7 +5,8 @@ stores anything; a skill is scanned with it, by line, and the value is never sho
 formats that only matter in files (storage connection strings, registry and platform tokens) are
 added here, each a fixed prefix and length that does not occur by chance. A provider-shaped secret
 is high; a generic ``password = …`` is medium, and so is a password for a database on this machine
-only (a template's development default).
+only (a template's development default); a value that says it is an example (AWS's documented
+``AKIAIOSFODNN7EXAMPLE``, ``ghp_EXAMPLE…``, ``npm_XXXX…``, a password ``change-me``) is low.
 """
 
 from __future__ import annotations
@@ -51,12 +52,40 @@ def findings(rel: str, text: str) -> list[Finding]:
     dense = "\n".join(line for line in raw if line.strip())
     written = redact(dense, RedactPolicy(categories=frozenset({"secrets"}))).text
     out: list[Finding] = []
+    masked = written.split("\n")
     for m in locate(dense, written, rel) if written != dense else []:
         number = numbers[m.line - 1]
         local = m.kind == "url_password" and _LOCAL_URL_PASSWORD.search(raw[number - 1])
-        out.append(_finding(rel, number, m.kind, "high" if m.kind in _PROVIDER_SECRETS and not local else "medium"))
+        if m.line <= len(masked) and _examples_only(raw[number - 1], masked[m.line - 1]):
+            out.append(_example(rel, number, m.kind))
+        else:
+            out.append(_finding(rel, number, m.kind, "high" if m.kind in _PROVIDER_SECRETS and not local else "medium"))
     for n, text_line in enumerate(raw, 1):
         for kind, pattern in FILE_SECRETS:
-            if pattern.search(text_line):
-                out.append(_finding(rel, n, kind, "high"))
+            found = [v.group() for v in pattern.finditer(text_line)]
+            if found:
+                out.append(_example(rel, n, kind) if all(_PLACEHOLDER_VALUE.search(v) for v in found)
+                           else _finding(rel, n, kind, "high"))
     return out
+
+
+# a value that says it is not a real one: AWS's documented AKIAIOSFODNN7EXAMPLE, ghp_EXAMPLE…, npm_XXXX…,
+# a password "change-me"
+_PLACEHOLDER_VALUE = re.compile(r"example|fake|dummy|placeholder|sample|change-?me|your[_-]|(\w)\1{7,}", re.IGNORECASE)
+
+
+_MASK = re.compile(r"\[REDACTED:[a-z_]+\]")
+
+
+def _examples_only(line: str, masked_line: str) -> bool:
+    """Every value the redaction took out of ``line`` (``masked_line`` is what it left) is a placeholder:
+    the text around each mask is kept as it was, so what stands between those pieces in ``line`` was taken."""
+    kept = _MASK.split(masked_line)
+    m = re.fullmatch("(.*?)".join(re.escape(k) for k in kept), line, re.DOTALL)
+    taken = list(m.groups()) if m else []
+    return bool(taken) and all(_PLACEHOLDER_VALUE.search(t) for t in taken)
+
+
+def _example(rel: str, line: int, kind: str) -> Finding:
+    return Finding("secret", "low", rel, line, f"[REDACTED:{kind}]",
+                   f"a {kind.replace('_', ' ')} shaped value that says it is an example (the value is not shown)")

@@ -73,11 +73,19 @@ def findings(file: str, lines: list[str]) -> list[Finding]:
                                "zero-width characters hide inside words (shown as \u2423)"))
         for m in _WORD.finditer(line):
             word = m.group()
-            if _FOREIGN.search(word) and _LATIN.search(word):
+            if _FOREIGN.search(word) and _LATIN.search(word) and _disguised(word, _NATIVE.search(line) is not None):
                 out.append(Finding("unicode", "high", file, n, short(word), "a word mixes Latin letters with "
                                    f"look-alikes from another script (reads as {plain(word)!r})"))
                 break
     return out
+
+
+def _disguised(word: str, native_line: bool) -> bool:
+    """A word that passes for Latin: one of its parts (split at ``.``, ``-``, ``_``) mixes scripts, or is
+    written in look-alikes only beside Latin parts on a line with no other Cyrillic or Greek. A compound
+    of a Latin and a Cyrillic word in Russian text ("Linux-сервер", ".po-файлов") is ordinary Russian."""
+    parts = [p for p in re.split(r"[._-]", word) if p]
+    return any(_FOREIGN.search(p) and (_LATIN.search(p) or not (native_line or _NATIVE.search(p))) for p in parts)
 
 
 def plain(text: str) -> str:

@@ -1,1 +1,1 @@
-KEY = "AIzaSyD-3xampleFakeKey_0123456789abcdEF"
+KEY = "AIzaSyD-3xRmpQeTkWyLqZ_0123456789abcdEF"
