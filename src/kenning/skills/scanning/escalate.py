@@ -12,15 +12,18 @@ left it). What makes such a finding an attack is its company, and then the skill
   whose command runs from a temporary, hidden or public folder, runs in the background with its
   output thrown away, is fetched from the network on the same line, or is planted in every
   repository, or adds an SSH key the skill's author holds, or writes the user's own agent instructions;
-* **a download run from where no one looks**: saved under a hidden name in a temporary folder, or
-  fetched over plain http or from a bare IP address (a download saved and run from a named https
-  host stays caution, as on one line: install instructions do that);
+* **a download run from where no one looks**: saved under a hidden name in a temporary folder,
+  fetched over plain http or from a bare IP address, or run in the background with its output
+  thrown away (a download saved and run from a named https host stays caution, as on one line:
+  install instructions do that);
 * **a secret sent, named as such**: a send whose line (or sentence) names a credential store, a
   ``.env`` file or a variable named as a secret;
 * **destruction that leaves nothing**: the user's keys, or destruction in two ways by one skill (a
   force-push and a deletion of branches; one reset told in SKILL.md and run by its script is one);
 * **evasion with an aim**: a skill that turns a defence off (``defense_evasion``) and does anything
   else flagged (a control the skill turns back on, such as a firewall's rollback timer, is lowered to high);
+* **told out of sight**: an act (a send, an injection, a download run, a planted command) told in an
+  HTML comment, which a rendered page does not show;
 * **hidden code**: a bidirectional control, a zero-width character or a look-alike letter in a
   script, a fenced code block or a line with a web address, where it changes what runs or where it
   connects, not in prose.
@@ -35,6 +38,7 @@ import re
 from collections.abc import Iterable
 
 from .markdown import MARKDOWN_SUFFIXES, fences, inside
+from .examples import rearmed
 from .mention import FRAME, Quoted, imperative, mentioned
 from .model import Finding
 from .rules import CREDENTIAL, CREDENTIAL_RE
@@ -55,7 +59,7 @@ _PASTE = re.compile(r"\b(?:paste|show|print|include|quote|copy|put)\b[^\n]{0,60}
 _TEMP = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|%TEMP%|\$env:TEMP|\$TMPDIR|C:\\\\?(?:Users\\\\?Public|Windows\\\\?Temp))"
                    r"[\\/]", re.IGNORECASE)
 # data copied or written into a temporary folder (a clone or a download there is not staged data)
-_STAGED = re.compile(r"(?:\b(?:cp|mv|rsync|tar|zip|7z|ditto|tee|dd|Copy-Item|Move-Item|Compress-Archive|Out-File|"
+_STAGED = re.compile(r"(?:\b(?:cp|mv|rsync|tar\s+-?[a-z]*c[a-z]*|zip|7z|ditto|tee|dd|Copy-Item|Move-Item|Compress-Archive|Out-File|"
                      r"Set-Content|copy|xcopy|robocopy|copy(?:File|FileSync)|write(?:File|FileSync)|write_text|write_bytes|"
                      r"save|write|dump|stash|put|place|store|shutil\.\w+|open)\b|>>?)[^\n]{0,200}?" + _TEMP.pattern,
                      re.IGNORECASE)
@@ -63,7 +67,7 @@ _STAGED = re.compile(r"(?:\b(?:cp|mv|rsync|tar|zip|7z|ditto|tee|dd|Copy-Item|Mov
 # public folder, or a hidden file in a data folder; a key or a crontab kept in /tmp is data
 _PAYLOAD_PATH = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/(?:\.[\w.-]+|[\w-]+(?:\.(?:sh|bash|py|pyc|js|mjs|pl|rb|php|ps1|bin|"
                            r"exe|so|elf|run))?)(?![\w.-])|(?:\.local/share|\.cache|\.config|Library/Application Support)"
-                           r"/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.(?:exe|dll|ps1|bat|vbs|js)|%(?:TEMP|APPDATA)%\\+[\w.-]+\.exe",
+                           r"/(?:[\w.-]+/)?\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.(?:exe|dll|ps1|bat|vbs|js)|%(?:TEMP|APPDATA)%\\+[\w.-]+\.exe",
                            re.IGNORECASE)
 # a download saved under a hidden name in a temporary folder (``/tmp/.agent``): made not to be noticed
 _HIDDEN_PAYLOAD = re.compile(r"(?:/tmp|/var/tmp|/dev/shm)/\.[\w.-]+|\\Users\\+Public\\+[\w.-]+\.exe", re.IGNORECASE)
@@ -71,6 +75,7 @@ _SILENT = re.compile(r"\bnohup\b[^\n]{0,160}>\s*/dev/null[^\n]{0,20}&|\bStart-Pr
                      re.IGNORECASE)
 _FETCHED = re.compile(r"\b(?:curl|wget|Invoke-WebRequest|iwr|irm)\b|https?://", re.IGNORECASE)
 _EVERY_REPO = re.compile(r"\bfind\s+(?:~|\$HOME|/)\S*\s[^\n]{0,80}-name\s+[\"']?\.git\b|"
+                         r"\bgit\s+config\s+--(?:global|system)\s+core\.hooksPath\b|"
                          r"\b(?:every|each|all)\s+(?:\w+\s+){0,2}(?:repositor(?:y|ies)|repos?|projects?)\b|"
                          r"(?:每个|所有|全部)(?:的)?(?:仓库|项目)", re.IGNORECASE)
 _UNSAFE_HOST = re.compile(r"\bhttp://|https?://\d{1,3}(?:\.\d{1,3}){3}\b", re.IGNORECASE)
@@ -87,6 +92,7 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _INVISIBLE = re.compile("[\u200b-\u200d\u2060-\u2064\u180e]")
 _ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var|my|local)\s+)?\$?([A-Za-z_]\w{0,40})\s*(?::\s*[\w\[\], |]+)?=(?!=)")
 _ADDRESS = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(?:com|org|net|io|dev|app|example|invalid|ru|cn)\b", re.IGNORECASE)
+_ACTS = {"exfiltration", "prompt_injection", "download_exec", "persistence", "reverse_shell", "destructive"}
 _NOT_ACTS = {"secret", "oversize", "binary", "archive"}  # findings about files, not about what a skill does
 
 
@@ -105,8 +111,7 @@ def in_file(rel: str, text: str, found: list[Finding], *, script: bool) -> list[
         return found
     raw = text.split("\n")
     fenced = fences(text) if rel.lower().endswith(MARKDOWN_SUFFIXES) else []
-    framed = not script and FRAME.search(text) is not None
-    planted = _PAYLOAD_PATH.search(text) or _SILENT.search(text) or _EVERY_REPO.search(text)
+    framed = not script and FRAME.search(text) is not None and not rearmed(text)
     staged = _STAGED.search(text)
     out = []
     for f in found:
@@ -118,9 +123,24 @@ def in_file(rel: str, text: str, found: list[Finding], *, script: bool) -> list[
             out.append(_credential(f, line, code, bool(staged), _printed_later(line, text) if script else False))
         else:
             around = "\n".join(raw[max(0, (f.line or 1) - 2):(f.line or 0) + 1])  # a sentence may wrap
-            why = _company(f, line, around, code, planted=bool(planted))
+            why = _company(f, line, around, code, planted=_planted(text if script else _near(raw, fenced, f.line)))
             out.append(_raise(f, why) if why else f)
     return out
+
+
+def _planted(text: str) -> bool:
+    """``text`` runs something from a temporary or hidden place, in the background, or in every repository."""
+    return bool(_PAYLOAD_PATH.search(text) or _SILENT.search(text) or _EVERY_REPO.search(text))
+
+
+def _near(raw: list[str], fenced: list[tuple[int, int]], line: int | None) -> str:
+    """What a Markdown finding's command is told with: its fenced block, or its paragraph, and the lines
+    around it (a restore test into /tmp further down is not what a cron line runs)."""
+    if line is None:
+        return ""
+    block = next(((a, b) for a, b in fenced if a <= line <= b), None)
+    first, last = block if block else (line, line)
+    return "\n".join(raw[max(0, first - 4):min(len(raw), last + 3)])
 
 
 def _company(f: Finding, line: str, around: str, code: bool, *, planted: bool) -> str:
@@ -137,8 +157,12 @@ def _company(f: Finding, line: str, around: str, code: bool, *, planted: bool) -
         return "and the file starts something from a temporary or hidden place, in the background"
     if f.kind == "download_exec" and (_HIDDEN_PAYLOAD.search(line) or _UNSAFE_HOST.search(line)):
         return "fetched into a hidden file, or over plain http or from a bare IP address"
+    if f.kind == "download_exec" and _SILENT.search(line):
+        return "run in the background with its output thrown away, where no one sees what it does"
     if f.kind == "exfiltration" and _SECRET_NAMED.search(around):
         return "what it sends is named as a secret"
+    if f.kind in _ACTS and "hidden in an HTML comment" in f.reason:
+        return "told where a rendered page shows nothing: written for the model, not the reader"
     if f.kind == "destructive" and CREDENTIAL_RE.search(line):
         return "what it destroys is the user's keys or credentials"
     if f.kind == "unicode":

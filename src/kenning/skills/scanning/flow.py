@@ -101,14 +101,25 @@ def _uses(names: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
+def _continued(value: str, lines: list[Line], i: int) -> str:
+    """An assignment's value with the lines it runs on to while its brackets are open (at most five)."""
+    depth = sum(value.count(c) for c in "([{") - sum(value.count(c) for c in ")]}")
+    j = i + 1
+    while depth > 0 and j < len(lines) and j <= i + 5:
+        value += " " + lines[j].view
+        depth += sum(lines[j].view.count(c) for c in "([{") - sum(lines[j].view.count(c) for c in ")]}")
+        j += 1
+    return value
+
+
 def taint(lines: list[Line]) -> Taint:
     """Follow the secret sources of a script through its assignments, in order, one pass."""
     t = Taint()
-    for ln in lines:
+    for i, ln in enumerate(lines):
         m = _ASSIGN.match(ln.view) or _LOOP.match(ln.view)
         if m is None:
             continue
-        name, value = m.group(1), NOT_SENT_RE.sub(" ", AUTH_RE.sub(" ", m.group(2)))
+        name, value = m.group(1), NOT_SENT_RE.sub(" ", AUTH_RE.sub(" ", _continued(m.group(2), lines, i)))
         came = t.origin(value)
         line = came[1] if came else ln.number
         if ENV_DUMP_RE.search(value) or (came and came[0] == "env"):

@@ -42,7 +42,7 @@ FRAME = re.compile(
     r"\bdoes\s+not\s+follow\s+(?:it|them)\b|\bnot\s+to\s+be\s+(?:followed|run|executed)\b|"
     r"\best\s+une\s+donnée|\bne\s+(?:les\s+|le\s+|l')?(?:exécut|lanc|suiv)\w*\s+pas\b|\bson\s+datos\b|"
     r"\bno\s+(?:las?|los?)\s+(?:ejecut|obedec|sig)\w*|\bsind\s+Daten\b|\bnicht\s+(?:ausführen|befolgen)\b|"
-    r"\bэто\s+данные\b|\bне\s+(?:выполня|исполня)\w*|"
+    r"\bэто\s+данные\b|\bне\s+(?:выполня|исполня|запуска)\w*|\bнельзя\s+(?:запускать|выполнять|исполнять)\b|"
     r"(?:当作|视为|作为)[^\n。]{0,8}(?:数据|文本)(?:处理)?|而不是执行|不是指令|データとして扱|実行しないでください|"
     r"(?:不要|切勿|请勿|禁止)(?:\*\*)?(?:执行|运行)|仅供(?:培训|学习|识别)|用于(?:培训|教学)", re.IGNORECASE)
 # a prohibition right before the quote: "Never `…`", "do not run `…`"
@@ -78,14 +78,16 @@ def _fires(rel: str, kind: str, line: str) -> bool:
 
 def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
     """``found`` with the findings that are mentions lowered (see the module docstring)."""
-    candidates = [f for f in found if f.kind in _KINDS and f.line is not None and f.severity in ("critical", "high")
-                  and "in text decoded from" not in f.reason]
+    # a look-alike letter is lowered only where the text presents examples (a table of look-alike domains)
+    candidates = [f for f in found if f.kind in _KINDS | {"unicode"} and f.line is not None
+                  and f.severity in ("critical", "high") and "in text decoded from" not in f.reason]
     if not candidates:
         return found
     raw = text.split("\n")
     fenced = fences(text)
-    framed = FRAME.search(text) is not None
-    shown = examples.spans(raw, fenced)
+    rearmed = examples.rearmed(text)  # it runs one of its examples: none of them is a mere example
+    framed = FRAME.search(text) is not None and not rearmed
+    shown = [] if rearmed else examples.spans(raw, fenced)
     out: list[Finding] = []
     for f in found:
         new = f
@@ -95,7 +97,7 @@ def lowered(rel: str, text: str, found: list[Finding]) -> list[Finding]:
                                                                                    "address to fetch from")
             elif inside(f.line, shown) and (inside(f.line, fenced) or not imperative(raw[f.line - 1])):
                 new = _quoted(f)
-            elif not inside(f.line, fenced):
+            elif not inside(f.line, fenced) and f.kind in _KINDS:
                 after = raw[f.line] if f.line < len(raw) else ""  # a sentence may wrap onto the next line
                 new = _as_mention(rel, f, Quoted.at(raw, f.line), after, framed)
         out.append(new)

@@ -101,7 +101,8 @@ def _index(file: str, ln: Line) -> Finding | None:
 def _package_url(file: str, ln: Line) -> Finding | None:
     install = _INSTALL.search(ln.view)
     urls = [u for u in re.findall(r"(?:git\+)?https?://\S+", install.group(1))] if install else []
-    dependency = _DEPENDENCY_URL.match(ln.view)
+    # a "name": "https://…" pair is a dependency in a package manifest, not in a Python dict or a JSON schema
+    dependency = _DEPENDENCY_URL.match(ln.view) if file.rsplit("/", 1)[-1] == "package.json" else None
     urls += [dependency.group(1)] if dependency else []
     for url in urls:
         risk = _host_risk(url)

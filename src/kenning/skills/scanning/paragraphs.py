@@ -19,19 +19,19 @@ from .model import Finding, short
 from .prose import _NOT, _SECRET_WORDS, _SEND, _WHOLE_ENV
 from .rules import CREDENTIAL
 
-_SECRET = re.compile(CREDENTIAL + r"|" + _SECRET_WORDS + r"|" + _WHOLE_ENV +
+_SECRET = re.compile(CREDENTIAL + r"|" + _SECRET_WORDS + r"|" + _WHOLE_ENV + r"|\bsecret\s+values?\b" +
                      r"|\$\{?\w*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD)\b|`\.env(?:\.[\w-]+)?`|\.env\s+(?:file|文件)|(?:the\s+)?(?:text|contents?)\s+of\s+[^\n.]{0,40}\.env\b",
                      re.IGNORECASE)
 _URL = re.compile(r"https?://[^\s`\"'<>)]+", re.IGNORECASE)
 _INTO_URL = re.compile(r"https?://[^\s`\"'<>)]*[?&][\w-]+=(?:$|[`\s\"')]|<[^>\s]+>|\{[^}\s]+\}|\$\{?\w+|[A-Z][A-Z_]*\b)|"
-                       r"\bquery\s+(?:string|parameter)|\bURL-?encode|参数|パラメータ", re.IGNORECASE)
+                       r"\bquery\s+(?:string|parameter)|\bURL-?encod(?:e|ing)|参数|パラメータ", re.IGNORECASE)
 _SENDS = re.compile(_SEND, re.IGNORECASE)
 _FORBIDS = re.compile(_NOT + r"\s*(?:\w+\s+){0,2}?(?:" + _SEND + ")", re.IGNORECASE)
 
 
 def findings(rel: str, text: str, found: list[Finding]) -> list[Finding]:
     out: list[Finding] = []
-    for first, paragraph in paragraphs(text, fences(text)):
+    for first, paragraph in _items(paragraphs(text, fences(text))):
         last = first + paragraph.count("\n")
         if any(f.kind == "exfiltration" and f.line is not None and first <= f.line <= last for f in found):
             continue
@@ -43,3 +43,17 @@ def findings(rel: str, text: str, found: list[Finding]) -> list[Finding]:
             out.append(Finding("exfiltration", "high", rel, first, short(secret.group()), "a paragraph names "
                                "something secret, an address outside and sends it there or builds it into the address"))
     return out
+
+
+def _items(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Paragraphs, with a list item's indented paragraphs after a blank line joined to it (they are one step)."""
+    out: list[tuple[int, str]] = []
+    for first, text in parts:
+        if out and text.startswith(("  ", "\t")) and _STEP.match(out[-1][1]):
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + text)
+        else:
+            out.append((first, text))
+    return out
+
+
+_STEP = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
