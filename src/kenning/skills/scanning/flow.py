@@ -35,9 +35,10 @@ _READS = re.compile(r"\bopen\s*\(|read_text\(|read_bytes\(|readFileSync\(|readFi
                     r"scp|rsync|sqlite3)\b|\.read\(\)|\bgit\b[^\n]{0,60}\badd\b", re.IGNORECASE)
 _ENV_SENT = re.compile(r"(?:\w+\[[^\]\n]{1,60}\]\s*=\s*|json\.dumps\(\s*|JSON\.stringify\(\s*|\bdata\s*=\s*|\bbody\s*[:=]\s*)"
                        r"(?:dict\(|\{\s*\*\*|\{\s*\.\.\.)?\s*(?:os\.environ|process\.env)\b", re.IGNORECASE)
-_FETCHES = re.compile(r"https?\.get\(|\bfetch\s*\(|requests\.get|urlopen|urlretrieve|httpx\.get|axios\.get|"
+_FETCHES = re.compile(r"https?\.get\(|(?<!function\s)(?<!async\s)\bfetch\s*\((?![^()\n]*\)\s*\{)|requests\.get|urlopen|urlretrieve|httpx\.get|axios\.get|"
                       r"Invoke-WebRequest|Invoke-RestMethod|\birm\b|\biwr\b|DownloadString|DownloadData|"
                       r"\b(?:curl|wget)\b|LWP::|URI\.open|open-uri|Net::HTTP|HTTParty|Faraday", re.IGNORECASE)
+# (a "fetch(url, options) {" is a stand-in being defined, as a test's mock does, not a fetch)
 _EVAL_VAR = (r"\b(?:eval|exec|Function|execfile)\s*\(\s*(?:compile\s*\(\s*)?[A-Za-z_]\w{0,30}\s*[,)]|"
              r"\[scriptblock\]::Create\(\s*\$\w+\s*\)|(?:\biex\b|Invoke-Expression)\s+\$\w+|"
              r"\bnew\s+Function\s*\(\s*\w+\s*\)|\bvm\.runIn(?:This|New)?Context\s*\(\s*\w+|\bnew\s+vm\.Script\s*\(\s*\w+|"
