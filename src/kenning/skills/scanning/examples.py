@@ -29,7 +29,7 @@ WARNS = re.compile(
     r"bad\s+(?:patterns?|examples?|practices?)|dangerous\s+(?:patterns?|shapes?|commands?)|anti-?patterns?|"
     r"what\s+to\s+(?:look\s+for|reject|flag)|refus(?:e|ed|al)|injections?\s+look|injection\s+(?:examples?|samples?|payloads?)|"
     r"payloads?|suspicious|threats?|(?:test|red[\s-]?team)\s+(?:prompts?|payloads?)|quoted\s+examples?|"
-    r"detection\s+(?:targets?|rules?)|samples?\s+to\s+detect|"
+    r"detection\s+(?:targets?|rules?)|samples?\s+to\s+detect|prompt\s+injection|defen[cs]es?|"
     r"malveillant\w*|attaqu\w*|à\s+rejeter|rejet\w*|refus\w*|bloquant\w*|ne\s+pas\s+(?:exécuter|lancer)|suspect\w*|"
     r"reconna[iî]tre|signaux|"
     r"malicios\w*|ataques?|rechaz\w*|no\s+ejecut\w*|sospechos\w*|reconoc\w*|señales|"

@@ -62,7 +62,7 @@ _MARKER = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
     r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
     r"search(?:ing)?\s+for|writes?|says?|quotes?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|"
-    r"contains?|looks?\s+like|par\s+exemple|contient|ressembl\w*|du\s+type|por\s+ejemplo|contiene|parec\w*|"
+    r"contains?|looks?\s+like|attacker(?:-\w+)?|malicious|injected|par\s+exemple|contient|ressembl\w*|du\s+type|por\s+ejemplo|contiene|parec\w*|"
     r"zum\s+Beispiel|z\.\s?B\.|enthält|ähnel\w*|например|вроде|содерж\w*|похож\w*)\b|例えば|たとえば|のような|など|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
     r"检查|查找|搜索|留意|警惕", re.IGNORECASE)
 # words after a quote that make it an example: "`rm -rf /` 之类的命令", "`curl … | sh` or similar"
@@ -118,11 +118,17 @@ def _quoted(f: Finding) -> Finding:
                                                                        "as an instruction")
 
 
+# "e.g." ends no sentence: it is read as the marker it is
+_ABBREVIATIONS = {"e.g.": " for example ", "i.e.": " that is ", "z.b.": " zum Beispiel ", "etc.": " etc "}
+_ABBREVIATION = re.compile(r"\b(?:e\.g\.|i\.e\.|z\.\s?B\.|etc\.)", re.IGNORECASE)
+
+
 def last_clause(text: str) -> str:
     """The clause of ``text`` nearest its end: after the last sentence end, and after the last comma
     unless nothing follows it ("For example, `…`" keeps "For example")."""
     # a full stop ends a sentence when a space or the end follows ("t.example" is a host name); what an
     # earlier quote holds is not the text's own words; emphasis (``*you*``) is not a word
+    text = _ABBREVIATION.sub(lambda m: _ABBREVIATIONS[m.group().replace(" ", "").lower()], text)
     sentence = re.split(r"[.;!?|](?=\s|$)|[。；！？]", blank_quotes(text).replace("*", ""))[-1]
     clauses = [c for c in re.split(r"[,，、]", sentence) if c.strip()]
     return clauses[-1] if clauses else sentence
