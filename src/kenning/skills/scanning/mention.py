@@ -53,6 +53,10 @@ _FORBIDDEN = re.compile(
     # "so a typo cannot turn into `…`": what cannot happen is not a step
     r"\b(?:cannot|can'?t|won'?t|will\s+not|must\s+never|should\s+never)(?!\s+(?:forget|skip|hesitate|fail|omit|miss))"
     r"(?:\s+\w+){0,3}\s*)$", re.IGNORECASE)
+# a clause that opens with a prohibition forbids what it quotes ("avoid override-style language (\"…\")"),
+# unless it goes on to a time or a condition ("never ask before running `…`")
+_PROHIBITED = re.compile(r"^\s*(?:avoid|never|don'?t|do\s+not|must\s+not|不要|切勿|请勿|禁止)\b"
+                         r"(?![^\n]*\b(?:before|after|when|until|then|unless|without|instead|except)\b)", re.IGNORECASE)
 # a condition or a later "then run it" turns a mention back into an instruction
 _UNLESS = re.compile(
     r"\b(?:unless|except|until|but\s+if|only\s+if)\b|\b(?:then|and\s+then)\s+(?:run|execute|paste)\b|"
@@ -62,7 +66,7 @@ _MARKER = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+(?:example|instance)|like|examples?|patterns?|phrases?|"
     r"asking\s+(?:\w+\s+){0,3}to|tell(?:s|ing)?\s+(?:\w+\s+){0,3}to|look(?:ing)?\s+for|watch\s+for|"
     r"search(?:ing)?\s+for|writes?|says?|quotes?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|"
-    r"contains?|looks?\s+like|attacker(?:-\w+)?|malicious|injected|par\s+exemple|contient|ressembl\w*|du\s+type|por\s+ejemplo|contiene|parec\w*|"
+    r"contains?|looks?\s+like|attacker(?:-\w+)?|malicious|injected|language|phrasing|wording|par\s+exemple|contient|ressembl\w*|du\s+type|por\s+ejemplo|contiene|parec\w*|"
     r"zum\s+Beispiel|z\.\s?B\.|enthält|ähnel\w*|например|вроде|содерж\w*|похож\w*)\b|例えば|たとえば|のような|など|例如|比如|示例|例子|类似|诸如|攻击者|是否(?:出现|有|包含|存在|使用)|"
     r"检查|查找|搜索|留意|警惕", re.IGNORECASE)
 # words after a quote that make it an example: "`rm -rf /` 之类的命令", "`curl … | sh` or similar"
@@ -182,7 +186,8 @@ def mentioned(line: str | Quoted) -> bool:
     if not quotes or _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
         return False
     before = [q.before(m.start()).rstrip(" *_") for m in quotes]
-    return (any(_FORBIDDEN.search(b) or _MARKER.search(last_clause(b)) for b in before)
+    return (any(_FORBIDDEN.search(b) or _PROHIBITED.match(last_clause(b)) or _MARKER.search(last_clause(b))
+                for b in before)
             or any(_AFTER.match(q.line[m.end():]) for m in quotes) or _MARKER.search(q.intro) is not None)
 
 
@@ -193,7 +198,7 @@ def _as_mention(rel: str, f: Finding, q: Quoted, after: str, framed: bool) -> Fi
     if _fires(rel, f.kind, blank_quotes(q.line) + "\n" + blank_quotes(after)):  # it is said outside the quotes too
         return f
     before = [q.before(m.start()) for m in quotes]
-    if any(_FORBIDDEN.search(b.rstrip(" *_")) for b in before):
+    if any(_FORBIDDEN.search(b.rstrip(" *_")) or _PROHIBITED.match(last_clause(b)) for b in before):
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
     marked = any(_MARKER.search(last_clause(b)) for b in before) or _MARKER.search(q.intro) is not None
     if framed or marked or any(_AFTER.match(q.line[m.end():]) for m in quotes):  # high stays high, but is not raised
