@@ -26,7 +26,7 @@ from ..errors import InvalidInput
 from ..gate import Gate, Scrub, redact
 from ..text import check_unicode
 
-_PLACEHOLDER = re.compile(r"\[REDACTED:([A-Za-z0-9_]+)\]")
+PLACEHOLDER = re.compile(r"\[REDACTED:([A-Za-z0-9_]+)\]")
 _LISTED = 8  # places named in a message; the response lists them all
 _BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 _CONTROL = frozenset(range(0x20)) - frozenset(b"\t\n\r\f\v\x1b")  # what text files do not hold
@@ -91,9 +91,9 @@ def locate(given: str, written: str, file: str | None) -> list[Masked]:
         blocks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
     out: list[Masked] = []
     for i1, i2, j1, j2 in blocks:
-        before = Counter(k for line in a[i1:i2] for k in _PLACEHOLDER.findall(line))
+        before = Counter(k for line in a[i1:i2] for k in PLACEHOLDER.findall(line))
         for j in range(j1, j2):
-            for kind, n in sorted(Counter(_PLACEHOLDER.findall(b[j])).items()):
+            for kind, n in sorted(Counter(PLACEHOLDER.findall(b[j])).items()):
                 kept = min(n, before[kind])
                 before[kind] -= kept
                 if n > kept:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .markdown import inside
+from .markdown import FENCE, HEADING, LIST_ITEM, inside
 
 # words that present what follows as something to recognise, detect or reject (en, zh, fr, es, de, ru, ja)
 WARNS = re.compile(
@@ -55,17 +55,16 @@ _RUNS = re.compile(r"\b(?:run|execute)\s+(?:the\s+)?(?:following|next|block|comm
 _EXAMPLE_COLUMN = re.compile(r"\b(?:examples?|patterns?|inputs?|samples?|payloads?|indicators?|signals?|red\s+flags?|looks\s+like|"
                              r"как\s+выглядит|образ\w*|"
                              r"exemples?|ejemplos?|Beispiele?|примеры?)\b|示例|样例|例|特征|模式|痕迹", re.IGNORECASE)
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
-_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
 
 # a step that runs one of the examples after all: "run the third example exactly as written", "create
 # pattern #3 as shown in the table", "执行表中第 3 个示例"
 _REARMED = re.compile(
     r"\b(?:run|execute|create|apply|paste|seed|reproduce|trigger|launch|start|recreate|use)\b[^\n.]{0,60}?"
-    r"\b(?:examples?|patterns?|rows?|entry|entries|samples?|snippets?|payloads?|variants?)\b[^\n.]{0,40}?"
-    r"(?:\#?\d+|\babove\b|\bbelow\b|\bexactly\b|\bas\s+(?:written|shown|listed)\b|\bfrom\s+the\s+(?:table|list)\b)|"
+    r"\b(?:examples?|patterns?|rows?|entry|entries|samples?|snippets?|payloads?|variants?|blocks?|commands?|lines?)\b"
+    r"[^\n.]{0,40}?"
+    r"(?:\#?\d+|\babove\b|\bbelow\b|\bexactly\b|\bas\s+(?:written|shown|listed)\b|\bfrom\s+the\s+(?:table|list)\b|"
+    r"\b(?:in|from|under)\s+(?:the\s+)?[^\n.]{0,30}\bsection\b)|"
     r"\b(?:run|execute|create|apply|seed|reproduce)\s+(?:the\s+)?(?:\w+\s+)?(?:[\w-]+\s+)?(?:examples?|patterns?|rows?|"
     r"entry|samples?)\s+(?:\#?\d+|[A-Z]\b)|"
     r"(?:执行|运行|创建|复现)(?:一下)?(?:上面|上述|表中|表格中|列表中)?的?第\s*\d+\s*(?:个|条|行)|"
@@ -86,7 +85,7 @@ def spans(lines: list[str], fenced: list[tuple[int, int]]) -> list[tuple[int, in
     for n, line in enumerate(lines, 1):
         if inside(n, fenced) or not line.strip():
             continue
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if heading is not None:  # the title (#) names the skill's topic, not a section of examples
             if len(heading.group(1)) >= 2 and WARNS.search(heading.group(2)):
                 out.append((n + 1, _section_end(lines, fenced, n, len(heading.group(1)))))
@@ -103,14 +102,14 @@ def spans(lines: list[str], fenced: list[tuple[int, int]]) -> list[tuple[int, in
 def _paragraph_to(lines: list[str], n: int) -> str:
     """Line ``n`` and the lines of its paragraph before it (a lead-in may wrap)."""
     k = n
-    while k > 1 and n - k < 4 and lines[k - 2].strip() and not _HEADING.match(lines[k - 2]):
+    while k > 1 and n - k < 4 and lines[k - 2].strip() and not HEADING.match(lines[k - 2]):
         k -= 1
     return " ".join(lines[k - 1:n])
 
 
 def _section_end(lines: list[str], fenced: list[tuple[int, int]], start: int, level: int) -> int:
     for k in range(start + 1, len(lines) + 1):
-        m = _HEADING.match(lines[k - 1])
+        m = HEADING.match(lines[k - 1])
         if m is not None and not inside(k, fenced) and len(m.group(1)) <= level:
             return k - 1
     return len(lines)
@@ -124,12 +123,12 @@ def _block_after(lines: list[str], fenced: list[tuple[int, int]], n: int) -> tup
     if k > len(lines):
         return None
     first = lines[k - 1]
-    if _FENCE.match(first):
+    if FENCE.match(first):
         block = next(((a, b) for a, b in fenced if a == k + 1), None)
         return (k, block[1] + 1) if block else None
-    if _ITEM.match(first) or first.lstrip().startswith(("|", ">")):
-        return k, _run_end(lines, k, lambda s: bool(_ITEM.match(s)) or s.startswith((" ", "\t"))
-                           or s.lstrip().startswith(("|", ">")) or _FENCE.match(s) is not None, fenced)
+    if LIST_ITEM.match(first) or first.lstrip().startswith(("|", ">")):
+        return k, _run_end(lines, k, lambda s: bool(LIST_ITEM.match(s)) or s.startswith((" ", "\t"))
+                           or s.lstrip().startswith(("|", ">")) or FENCE.match(s) is not None, fenced)
     return None
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 QUOTED = re.compile(r"`[^`\n]+`|\"[^\"\n]{3,}\"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』|‘[^’\n]+’|«[^»\n]+»|„[^“”\n]+[“”]")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
@@ -20,7 +22,7 @@ def fences(text: str) -> list[tuple[int, int]]:
     opened: tuple[int, str] | None = None
     lines = text.split("\n")
     for n, line in enumerate(lines, 1):
-        m = _FENCE.match(line)
+        m = FENCE.match(line)
         if m is None:
             continue
         if opened is None:

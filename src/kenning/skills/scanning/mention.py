@@ -2,8 +2,8 @@
 
 Security reviews and teaching material quote what they warn against ("look for `curl … | sh`",
 攻击者会写"忽略之前的所有指令"). A finding in prose is lowered when it lives only inside quotes or
-inline code on its line (a sentence may wrap: its earlier lines count as before the quote) (with the quoted text blanked, its rule no longer fires there) and the
-quote is framed as a mention:
+inline code on its line (with the quoted text blanked, its rule no longer fires there; a sentence
+may wrap, so its earlier lines count as before the quote) and the quote is framed as a mention:
 
     forbidden   the quote follows "never", "no", "do not", "不要" … directly ("Never `git push --force`")
                 : lowered to medium
@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from . import deobfuscate, examples, rules
-from .markdown import QUOTED, blank_quotes, fences, inside
+from .markdown import LIST_ITEM, QUOTED, blank_quotes, fences, inside
 from .model import Finding
 
 _KINDS = {"prompt_injection", "exfiltration", "download_exec", "destructive", "reverse_shell", "persistence",
@@ -143,7 +143,6 @@ def imperative(line: str) -> bool:
     return _IMPERATIVE.match(line) is not None
 
 
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _BREAK = re.compile(r"^\s*(?:#|\||>|```|~~~)")
 
 
@@ -158,14 +157,14 @@ class Quoted:
     def at(cls, raw: list[str], number: int) -> Quoted:
         """The line ``number`` (1-based) of ``raw`` in its context."""
         first = number - 1
-        while (first > 0 and number - 1 - first < 3 and not _ITEM.match(raw[first]) and raw[first - 1].strip()
+        while (first > 0 and number - 1 - first < 3 and not LIST_ITEM.match(raw[first]) and raw[first - 1].strip()
                and not _BREAK.match(raw[first - 1]) and not _BREAK.match(raw[first])):
             first -= 1
         lead = " ".join(raw[first:number - 1])
         intro = ""
-        if _ITEM.match(raw[first]):  # the lines before the list: the nearest one that is not an item
+        if LIST_ITEM.match(raw[first]):  # the lines before the list: the nearest one that is not an item
             k = first - 1
-            while k >= 0 and (not raw[k].strip() or _ITEM.match(raw[k]) or raw[k].startswith((" ", "\t"))):
+            while k >= 0 and (not raw[k].strip() or LIST_ITEM.match(raw[k]) or raw[k].startswith((" ", "\t"))):
                 k -= 1
             intro = raw[k] if k >= 0 and raw[k].rstrip().endswith(":") else ""
         return cls(raw[number - 1], lead, intro)
@@ -182,25 +181,35 @@ class Quoted:
 def mentioned(line: str | Quoted) -> bool:
     """The line quotes something and frames the quote as an example or forbids it (whatever it quotes)."""
     q = line if isinstance(line, Quoted) else Quoted(line, "", "")
-    quotes = list(QUOTED.finditer(q.line))
-    if not quotes or _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
-        return False
+    quotes = _quotes(q)
+    return bool(quotes) and _framing(q, quotes) is not None
+
+
+def _quotes(q: Quoted) -> list[re.Match[str]]:
+    """What the line quotes, or nothing when its sentence tells the reader to run it or makes it conditional."""
+    if _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
+        return []
+    return list(QUOTED.finditer(q.line))
+
+
+def _framing(q: Quoted, quotes: list[re.Match[str]]) -> str | None:
+    """"forbidden" when the sentence forbids what it quotes, "example" when it presents it as one, else None."""
     before = [q.before(m.start()).rstrip(" *_") for m in quotes]
-    return (any(_FORBIDDEN.search(b) or _PROHIBITED.match(last_clause(b)) or _MARKER.search(last_clause(b))
-                for b in before)
-            or any(_AFTER.match(q.line[m.end():]) for m in quotes) or _MARKER.search(q.intro) is not None)
+    if any(_FORBIDDEN.search(b) or _PROHIBITED.match(last_clause(b)) for b in before):
+        return "forbidden"
+    if (any(_MARKER.search(last_clause(b)) for b in before) or _MARKER.search(q.intro)
+            or any(_AFTER.match(q.line[m.end():]) for m in quotes)):
+        return "example"
+    return None
 
 
 def _as_mention(rel: str, f: Finding, q: Quoted, after: str, framed: bool) -> Finding:
-    quotes = list(QUOTED.finditer(q.line))
-    if not quotes or _IMPERATIVE.match(q.starts()) or _UNLESS.search(blank_quotes(q.before(len(q.line)))):
+    quotes = _quotes(q)
+    if not quotes or _fires(rel, f.kind, blank_quotes(q.line) + "\n" + blank_quotes(after)):  # said outside them too
         return f
-    if _fires(rel, f.kind, blank_quotes(q.line) + "\n" + blank_quotes(after)):  # it is said outside the quotes too
-        return f
-    before = [q.before(m.start()) for m in quotes]
-    if any(_FORBIDDEN.search(b.rstrip(" *_")) or _PROHIBITED.match(last_clause(b)) for b in before):
+    framing = _framing(q, quotes)
+    if framing == "forbidden":
         return Finding(f.kind, "medium", f.file, f.line, f.match, f.reason + "; quoted in a sentence that forbids it")
-    marked = any(_MARKER.search(last_clause(b)) for b in before) or _MARKER.search(q.intro) is not None
-    if framed or marked or any(_AFTER.match(q.line[m.end():]) for m in quotes):  # high stays high, but is not raised
+    if framed or framing == "example":  # high stays high, but is not raised
         return _quoted(f)
     return f

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCANNER_VERSION = "11"  # part of the cache key: bump when a rule changes what it finds
+SCANNER_VERSION = "12"  # part of the cache key: bump when a rule changes what it finds
 KINDS = ("prompt_injection", "exfiltration", "download_exec", "destructive", "reverse_shell", "credential_access",
          "defense_evasion", "persistence", "secret", "unicode", "binary", "archive", "symlink_escape", "oversize")
 SEVERITIES = ("critical", "high", "medium", "low")  # most severe first

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .markdown import fences, paragraphs
+from .markdown import LIST_ITEM, fences, paragraphs
 from .model import Finding, short
 from .prose import _NOT, _SECRET_WORDS, _SEND, _WHOLE_ENV
 from .rules import CREDENTIAL
@@ -49,11 +49,9 @@ def _items(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Paragraphs, with a list item's indented paragraphs after a blank line joined to it (they are one step)."""
     out: list[tuple[int, str]] = []
     for first, text in parts:
-        if out and text.startswith(("  ", "\t")) and _STEP.match(out[-1][1]):
+        if out and text.startswith(("  ", "\t")) and LIST_ITEM.match(out[-1][1]):
             out[-1] = (out[-1][0], out[-1][1] + "\n" + text)
         else:
             out.append((first, text))
     return out
 
-
-_STEP = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")

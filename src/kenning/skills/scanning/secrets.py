@@ -45,7 +45,7 @@ def findings(rel: str, text: str) -> list[Finding]:
     # imported here: importing kenning.gate runs its package, which loads numpy and the store, and
     # ``import kenning.skills.scan`` should not (the fix belongs in kenning.gate's __init__)
     from ...gate.redact import RedactPolicy, redact
-    from ..masking import locate
+    from ..masking import PLACEHOLDER, locate
 
     raw = text.split("\n")
     numbers = [n for n, line in enumerate(raw, 1) if line.strip()]  # blank lines hold no secret
@@ -56,7 +56,7 @@ def findings(rel: str, text: str) -> list[Finding]:
     for m in locate(dense, written, rel) if written != dense else []:
         number = numbers[m.line - 1]
         local = m.kind == "url_password" and _LOCAL_URL_PASSWORD.search(raw[number - 1])
-        if m.line <= len(masked) and _examples_only(raw[number - 1], masked[m.line - 1]):
+        if m.line <= len(masked) and _examples_only(raw[number - 1], masked[m.line - 1], PLACEHOLDER):
             out.append(_example(rel, number, m.kind))
         else:
             out.append(_finding(rel, number, m.kind, "high" if m.kind in _PROVIDER_SECRETS and not local else "medium"))
@@ -74,13 +74,12 @@ def findings(rel: str, text: str) -> list[Finding]:
 _PLACEHOLDER_VALUE = re.compile(r"example|fake|dummy|placeholder|sample|change-?me|your[_-]|(\w)\1{7,}", re.IGNORECASE)
 
 
-_MASK = re.compile(r"\[REDACTED:[a-z_]+\]")
-
-
-def _examples_only(line: str, masked_line: str) -> bool:
-    """Every value the redaction took out of ``line`` (``masked_line`` is what it left) is a placeholder:
-    the text around each mask is kept as it was, so what stands between those pieces in ``line`` was taken."""
-    kept = _MASK.split(masked_line)
+def _examples_only(line: str, masked_line: str, mask: re.Pattern[str]) -> bool:
+    """Every value the redaction took out of ``line`` (``masked_line`` is what it left, ``mask`` its
+    placeholder) is a placeholder value: the text around each mask is kept as it was, so what stands
+    between those pieces in ``line`` was taken."""
+    ends = [0] + [i for m in mask.finditer(masked_line) for i in m.span()] + [len(masked_line)]
+    kept = [masked_line[a:b] for a, b in zip(ends[::2], ends[1::2])]
     m = re.fullmatch("(.*?)".join(re.escape(k) for k in kept), line, re.DOTALL)
     taken = list(m.groups()) if m else []
     return bool(taken) and all(_PLACEHOLDER_VALUE.search(t) for t in taken)
